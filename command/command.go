@@ -1,0 +1,112 @@
+// Package command wires the agc-sarif subcommands to urfave/cli. Every subcommand takes its
+// standard streams and environment from Env, so tests run them in-process.
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit statuses of agc-sarif.
+const (
+	ExitOK    = 0 // nothing to fail on
+	ExitFail  = 1 // a --fail-on outcome was found (outputs are written first)
+	ExitUsage = 2 // bad usage, or input that could not be read at all
+)
+
+// Version is the tool's version, set at build time with -ldflags "-X …/command.Version=v1.2.3".
+var Version = "0.1.0-dev"
+
+// Env is what a subcommand may touch of its process: streams, environment and working folder.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Dir    string // working folder; relative paths are resolved against it
+}
+
+// OSEnv is the Env of the running process.
+func OSEnv() Env {
+	dir, _ := os.Getwd()
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Dir: dir}
+}
+
+// exitError carries an exit status out of a subcommand's action.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// exit makes an error that ends the program with code, printing err (if any) to stderr.
+func exit(code int, err error) error { return &exitError{code: code, err: err} }
+
+// usageErrorf reports bad usage (exit 2).
+func usageErrorf(format string, args ...any) error {
+	return exit(ExitUsage, fmt.Errorf(format, args...))
+}
+
+// Main runs agc-sarif with args (args[0] is the program name) and returns the exit status.
+func Main(ctx context.Context, args []string, env Env) int {
+	app := &cli.App{
+		Name:      "agc-sarif",
+		Usage:     "turn AGC gate verdicts from agent hooks and reviewers into SARIF for GitHub code scanning",
+		Version:   Version,
+		Writer:    env.Stdout,
+		ErrWriter: env.Stderr,
+		Reader:    env.Stdin,
+		// Errors are printed and mapped to exit statuses here, never by os.Exit inside urfave/cli.
+		ExitErrHandler:       func(*cli.Context, error) {},
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		Commands: []*cli.Command{
+			collectCommand(&env),
+			checkCommand(&env),
+			recordCommand(&env),
+			uploadCommand(&env),
+			actionCommand(&env),
+			schemaCommand(&env),
+			versionCommand(&env),
+		},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return exit(ExitUsage, err)
+		},
+	}
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(env.Stderr, "agc-sarif: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	// urfave/cli's own errors (unknown flag, missing command) are usage errors.
+	fmt.Fprintf(env.Stderr, "agc-sarif: %v\n", err)
+	return ExitUsage
+}
+
+func versionCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print the version",
+		Action: func(c *cli.Context) error {
+			fmt.Fprintf(env.Stdout, "agc-sarif %s\n", Version)
+			return nil
+		},
+	}
+}

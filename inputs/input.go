@@ -1,0 +1,115 @@
+// Package inputs reads the files that carry AGC responses — AGC JSON and JSONL, judgment
+// messages, hook logs, Claude Code transcripts, stream-json and execution files — and turns every
+// record into findings (through package gates) or a counted skip. One file per format; each
+// format registers itself in formats below.
+package inputs
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// Format names an input format, as --format spells it.
+type Format string
+
+// The formats agc-sarif reads.
+const (
+	Auto       Format = "auto"
+	AGC        Format = "agc"               // AGC JSON document or JSONL
+	HookLog    Format = "hook-log"          // JSONL written by agc-sarif record
+	Transcript Format = "claude-transcript" // Claude Code session transcript
+	StreamJSON Format = "stream-json"       // claude -p stream-json, or an execution_file JSON array
+	Judgment   Format = "judgment"          // a judging agent's final message (Markdown or text)
+)
+
+// Options are what readers need besides the bytes.
+type Options struct {
+	// IncludeUnstructured reports hook decisions that carry no AGC response (rule hook/<name>).
+	IncludeUnstructured bool
+	// MaxRecord is the largest record (line, or document) a reader parses whole; larger records are
+	// skipped with a problem naming file and line. 0 means DefaultMaxRecord.
+	MaxRecord int
+}
+
+// DefaultMaxRecord is the default for Options.MaxRecord.
+const DefaultMaxRecord = 64 << 20
+
+// Input is one file to read.
+type Input struct {
+	Name string    // path as the user gave it or as found by walking; used in messages
+	R    io.Reader // the content, read once from the start
+	// Named says the user named this file on the command line (so it is always read).
+	Named bool
+}
+
+// Reader reads one format. Read must consume in.R to the end or until ctx is done, turn every
+// record into findings or a counted skip in set, and return an error only when the input as a whole
+// could not be read (an I/O error); bad records are problems in set, not errors.
+type Reader interface {
+	Read(ctx context.Context, in Input, opts Options, set *findings.Set) error
+}
+
+// format is one registered input format.
+type format struct {
+	name Format
+	// sniff reports whether head (the first bytes of a file, up to SniffSize) looks like this
+	// format. Formats are tried in registration order; the first match wins.
+	sniff  func(head []byte) bool
+	reader Reader
+}
+
+// SniffSize is how many leading bytes detection looks at.
+const SniffSize = 64 << 10
+
+// formats lists the readers in the order detection tries them. Adding a runtime adds one line.
+func formats() []format {
+	return []format{
+		{StreamJSON, sniffStreamJSON, streamJSONReader{}},
+		{Transcript, sniffTranscript, transcriptReader{}},
+		{HookLog, sniffHookLog, hookLogReader{}},
+		{AGC, sniffAGC, agcReader{}},
+		{Judgment, sniffJudgment, judgmentReader{}},
+	}
+}
+
+// Formats lists the names --format accepts, auto first.
+func Formats() []Format {
+	out := []Format{Auto}
+	for _, f := range formats() {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+// ParseFormat checks a --format value.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats() {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q (want one of %v)", s, Formats())
+}
+
+// Detect names the format of a file from its first bytes, or "" when nothing recognises it.
+func Detect(head []byte) Format {
+	for _, f := range formats() {
+		if f.sniff(head) {
+			return f.name
+		}
+	}
+	return ""
+}
+
+// ReaderFor returns the reader of a format.
+func ReaderFor(f Format) (Reader, error) {
+	for _, g := range formats() {
+		if g.name == f {
+			return g.reader, nil
+		}
+	}
+	return nil, fmt.Errorf("no reader for format %q", f)
+}

@@ -1,0 +1,204 @@
+package inputs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// record is one JSON value read from a JSON-lines stream: a line, or several lines of one
+// pretty-printed value.
+type record struct {
+	Line int    // 1-based line where the record starts
+	Data []byte // the record's bytes; valid only during the callback
+	// Problem is set when the record cannot be parsed as it stands: too long, cut short, or not
+	// JSON at all. Data then holds what was read (possibly nothing, for a record too long).
+	Problem string
+}
+
+// errTooLong marks a line longer than the record limit.
+var errTooLong = errors.New("too long")
+
+// lineReader reads lines of any length, keeping at most max bytes of each.
+type lineReader struct {
+	r    *bufio.Reader
+	max  int
+	line int
+	buf  []byte
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	if max <= 0 {
+		max = DefaultMaxRecord
+	}
+	return &lineReader{r: bufio.NewReaderSize(r, 256<<10), max: max}
+}
+
+// next returns the next line without its newline (and without a trailing CR), its 1-based number,
+// and errTooLong when the line was longer than max (its bytes are then discarded, not kept). It
+// returns io.EOF after the last line.
+func (lr *lineReader) next() ([]byte, int, error) {
+	lr.buf = lr.buf[:0]
+	over := false
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if !over {
+			if len(lr.buf)+len(chunk) > lr.max+2 { // +2: the newline and a CR do not count
+				over = true
+				lr.buf = lr.buf[:0]
+			} else {
+				lr.buf = append(lr.buf, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(chunk) == 0 && len(lr.buf) == 0 && !over {
+			return nil, lr.line, io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return nil, lr.line, err
+		}
+		lr.line++
+		if over {
+			return nil, lr.line, errTooLong
+		}
+		b := bytes.TrimSuffix(lr.buf, []byte("\n"))
+		b = bytes.TrimSuffix(b, []byte("\r"))
+		return b, lr.line, nil
+	}
+}
+
+// scanRecords splits a stream of JSON values — one per line, or pretty-printed over several lines
+// and concatenated, as `jq` writes them — into records, and calls fn for each, in order. Blank
+// lines are passed over. A value that never closes is reported as cut short when the next value
+// starts at column 0 or the input ends. fn's error stops the scan and is returned.
+func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) error) error {
+	lr := newLineReader(r, max)
+	var (
+		acc     []byte // lines of a value still open
+		accLine int
+		depth   int
+		inStr   bool
+		esc     bool
+	)
+	flushCut := func() error {
+		if acc == nil {
+			return nil
+		}
+		rec := record{Line: accLine, Data: acc, Problem: "the JSON value starting here is cut short (it never closes)"}
+		acc, depth, inStr, esc = nil, 0, false, false
+		return fn(rec)
+	}
+	for n := 0; ; n++ {
+		if n&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		line, num, err := lr.next()
+		if err == io.EOF {
+			return flushCut()
+		}
+		if err == errTooLong {
+			if e := flushCut(); e != nil {
+				return e
+			}
+			if e := fn(record{Line: num, Problem: fmt.Sprintf("line longer than the record limit of %d bytes; skipped", lr.max)}); e != nil {
+				return e
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("line %d: %w", num+1, err)
+		}
+		trimmed := bytes.TrimSpace(line)
+		if acc == nil {
+			if len(trimmed) == 0 {
+				continue
+			}
+			// A complete value on one line is the common case: check balance cheaply.
+			d, s, e := balance(trimmed, 0, false, false)
+			if d == 0 && !s || (trimmed[0] != '{' && trimmed[0] != '[') {
+				if e := fn(record{Line: num, Data: trimmed}); e != nil {
+					return e
+				}
+				continue
+			}
+			if d < 0 {
+				if e := fn(record{Line: num, Data: trimmed}); e != nil {
+					return e
+				}
+				continue
+			}
+			acc = append(make([]byte, 0, len(line)*2), line...)
+			accLine, depth, inStr, esc = num, d, s, e
+			continue
+		}
+		// Inside an open value. A value starting at column 0 means the open one was cut short.
+		if len(line) > 0 && (line[0] == '{' || line[0] == '[') && !inStr {
+			if e := flushCut(); e != nil {
+				return e
+			}
+			// Re-handle this line as a fresh start.
+			d, s, e := balance(trimmed, 0, false, false)
+			if d == 0 && !s {
+				if err := fn(record{Line: num, Data: trimmed}); err != nil {
+					return err
+				}
+				continue
+			}
+			acc = append(make([]byte, 0, len(line)*2), line...)
+			accLine, depth, inStr, esc = num, d, s, e
+			continue
+		}
+		if len(acc)+len(line)+1 > lr.max {
+			rec := record{Line: accLine, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", lr.max)}
+			acc, depth, inStr, esc = nil, 0, false, false
+			if e := fn(rec); e != nil {
+				return e
+			}
+			continue
+		}
+		acc = append(acc, '\n')
+		acc = append(acc, line...)
+		depth, inStr, esc = balance(line, depth, inStr, esc)
+		if depth <= 0 && !inStr {
+			rec := record{Line: accLine, Data: bytes.TrimSpace(acc)}
+			acc, depth, inStr, esc = nil, 0, false, false
+			if e := fn(rec); e != nil {
+				return e
+			}
+		}
+	}
+}
+
+// balance continues a bracket count over b from the given state: depth of {[ minus ]}, whether
+// inside a string, and whether the previous byte was a backslash inside a string.
+func balance(b []byte, depth int, inStr, esc bool) (int, bool, bool) {
+	for _, c := range b {
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		}
+	}
+	return depth, inStr, esc
+}
