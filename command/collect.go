@@ -1,8 +1,141 @@
 package command
 
-import "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"os"
+	"strings"
 
-// STUB: replaced by the real subcommand.
+	"github.com/urfave/cli/v2"
+
+	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/inputs"
+)
+
+// collectFlags are the flags collect and check share.
+func collectFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: string(inputs.Auto), Usage: "input format: " + formatList()},
+		&cli.StringFlag{Name: "root", Usage: "repository root (default: git top level, else GITHUB_WORKSPACE, else .)"},
+		&cli.BoolFlag{Name: "include-unstructured", Value: true, Usage: "report hook decisions that carry no AGC response (rule hook/<name>)"},
+		&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
+		&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
+		&cli.IntFlag{Name: "jobs", Usage: "files read at once (default: number of CPUs)"},
+	}
+}
+
+func formatList() string {
+	var s []string
+	for _, f := range inputs.Formats() {
+		s = append(s, string(f))
+	}
+	return strings.Join(s, "|")
+}
+
+// configFrom builds a collect.Config from the shared flags.
+func configFrom(c *cli.Context, env *Env) (collect.Config, error) {
+	format, err := inputs.ParseFormat(c.String("format"))
+	if err != nil {
+		return collect.Config{}, usageErrorf("%v", err)
+	}
+	if c.NArg() == 0 {
+		return collect.Config{}, usageErrorf("%s: name at least one file, folder or glob to read", c.Command.Name)
+	}
+	return collect.Config{
+		Paths:               c.Args().Slice(),
+		Format:              format,
+		Root:                c.String("root"),
+		IncludeUnstructured: c.Bool("include-unstructured"),
+		Redact:              c.Bool("redact"),
+		MaxRecord:           c.Int("max-record-size"),
+		Jobs:                c.Int("jobs"),
+		Dir:                 env.Dir,
+		Getenv:              env.Getenv,
+		Stderr:              env.Stderr,
+		Version:             Version,
+	}, nil
+}
+
 func collectCommand(env *Env) *cli.Command {
-	return &cli.Command{Name: "collect", Hidden: true, Action: func(*cli.Context) error { return usageErrorf("collect: not built yet") }}
+	return &cli.Command{
+		Name:      "collect",
+		Usage:     "read inputs (files, folders, globs) and write SARIF",
+		ArgsUsage: "PATH...",
+		Flags: append(collectFlags(),
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "agc.sarif", Usage: `SARIF file to write; "-" for stdout`},
+			&cli.StringFlag{Name: "category", Usage: "runAutomationDetails.id (default: workflow:job/ in GitHub Actions, else agc/)"},
+			&cli.StringFlag{Name: "fail-on", Value: collect.DefaultFailOn, Usage: "comma list of outcomes that make the exit status 1: block, judgment-block, repaired, steer, contract, none"},
+		),
+		Action: func(c *cli.Context) error {
+			cfg, err := configFrom(c, env)
+			if err != nil {
+				return err
+			}
+			cfg.Category = c.String("category")
+			if cfg.FailOn, err = collect.ParseFailOn(c.String("fail-on")); err != nil {
+				return usageErrorf("%v", err)
+			}
+			res, err := collect.Run(c.Context, cfg)
+			if err != nil {
+				return exit(ExitUsage, err)
+			}
+			if err := writeOutput(env, c.String("output"), res.SARIF); err != nil {
+				return exit(ExitUsage, err)
+			}
+			printProblems(env, res)
+			printTable(env.Stderr, res)
+			return statusOf(res)
+		},
+	}
+}
+
+// writeOutput writes data to path ("-" is stdout), truncating an existing file.
+func writeOutput(env *Env, path string, data []byte) error {
+	if path == "-" {
+		_, err := env.Stdout.Write(data)
+		return err
+	}
+	if !isAbs(path) {
+		path = join(env.Dir, path)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("could not write %s: %w", path, err)
+	}
+	return nil
+}
+
+// printProblems lists the inputs that could not be read and the records skipped as bad.
+func printProblems(env *Env, res *collect.Result) {
+	for _, m := range res.Missing {
+		fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", m)
+	}
+	for _, m := range res.Files.Unreadable {
+		fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", m)
+	}
+	const most = 50
+	for i, p := range res.Set.Problems {
+		if i == most {
+			fmt.Fprintf(env.Stderr, "agc-sarif: … and %d more problems (all are notifications in the SARIF)\n", len(res.Set.Problems)-most)
+			break
+		}
+		fmt.Fprintf(env.Stderr, "%s\n", p)
+	}
+	for _, l := range res.LeftOut {
+		fmt.Fprintf(env.Stderr, "agc-sarif: left out: %s\n", l)
+	}
+}
+
+// statusOf maps a result to the exit status: 2 when a named input could not be read, 1 when a
+// --fail-on outcome was found, else 0. Outputs are written before this is called.
+func statusOf(res *collect.Result) error {
+	if res.Unreadable() {
+		return exit(ExitUsage, nil)
+	}
+	if len(res.Failed) > 0 {
+		var names []string
+		for _, o := range res.Failed {
+			names = append(names, string(o))
+		}
+		return exit(ExitFail, fmt.Errorf("failing on: %s", strings.Join(names, ", ")))
+	}
+	return nil
 }

@@ -1,0 +1,172 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/inputs"
+)
+
+// Config is what one collection needs; command and action fill it from flags or INPUT_*.
+type Config struct {
+	Paths               []string      // files, folders and globs, relative to Dir
+	Format              inputs.Format // "" or auto: detect per file
+	Root                string        // repository root; "" → git top level, else GITHUB_WORKSPACE, else Dir
+	Category            string        // runAutomationDetails.id; "" → workflow:job/ in Actions, else agc/
+	IncludeUnstructured bool          // report hook decisions that carry no AGC response
+	Redact              bool          // redact secrets before any output
+	FailOn              []Outcome     // outcomes that make the run fail
+	MaxRecord           int           // largest record parsed whole (0 → inputs.DefaultMaxRecord)
+	Jobs                int           // files read at once (0 → number of CPUs)
+	Dir                 string        // working folder
+	Getenv              func(string) string
+	Stderr              io.Writer // progress and problems; nil → discarded
+	Version             string    // tool version for the SARIF driver
+	Now                 func() time.Time
+}
+
+// Result is everything one collection produced.
+type Result struct {
+	Findings []findings.Finding // final: anchored, redacted, merged; heaviest first
+	Set      *findings.Set      // counts, skips and problems of the reading
+	SARIF    []byte             // the SARIF log
+	LeftOut  []string           // what was dropped to stay inside GitHub's limits
+	Root     string             // the repository root used
+	Category string
+	Files    readStats
+	Missing  []string  // arguments that matched nothing or could not be read
+	Failed   []Outcome // fail-on outcomes that were found
+	Counts   Counts
+}
+
+// Counts are totals over the final findings (counting merged repeats once each).
+type Counts struct {
+	Findings, Blocks, JudgmentBlocks, Repairs, Steers, Contract, ContractErrors int
+}
+
+// Unreadable reports whether some named input could not be read at all (exit status 2).
+func (r *Result) Unreadable() bool { return len(r.Missing) > 0 || len(r.Files.Unreadable) > 0 }
+
+// Run collects the inputs named in cfg and builds the SARIF log. It returns an error only for a
+// configuration that cannot work (no root, bad category); unreadable inputs are in the Result.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = func(string) string { return "" }
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = runtime.NumCPU()
+	}
+	start := cfg.Now()
+	root, err := findRoot(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Root: root, Category: category(cfg)}
+	ex := expand(cfg.Dir, cfg.Paths)
+	res.Missing = ex.Missing
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord}
+	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := finish(ctx, cfg, res, start); err != nil {
+		return nil, err
+	}
+	res.Counts = count(res.Findings)
+	res.Failed = failed(cfg.FailOn, res.Findings)
+	return res, nil
+}
+
+// findRoot picks the repository root: --root, else the git top level of Dir, else
+// GITHUB_WORKSPACE, else Dir. Symlinks are resolved so that paths compare.
+func findRoot(ctx context.Context, cfg Config) (string, error) {
+	root := cfg.Root
+	if root != "" && !filepath.IsAbs(root) {
+		root = filepath.Join(cfg.Dir, root)
+	}
+	if root == "" {
+		cmd := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel")
+		cmd.Dir = cfg.Dir
+		if out, err := cmd.Output(); err == nil {
+			root = strings.TrimSpace(string(out))
+		}
+	}
+	if root == "" {
+		root = cfg.Getenv("GITHUB_WORKSPACE")
+	}
+	if root == "" {
+		root = cfg.Dir
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("repository root %s: %w", root, err)
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	} else {
+		return "", fmt.Errorf("repository root %s: %w", root, unwrapPathError(err))
+	}
+	return abs, nil
+}
+
+// category is the runAutomationDetails.id: --category, else "<workflow file>:<job>/" inside
+// GitHub Actions (as codeql-action does), else "agc/". An id without "/" gets one appended, since
+// GitHub reads the category as everything before the last "/".
+func category(cfg Config) string {
+	c := cfg.Category
+	if c == "" {
+		wf := cfg.Getenv("GITHUB_WORKFLOW_REF") // owner/repo/.github/workflows/x.yml@refs/heads/main
+		job := cfg.Getenv("GITHUB_JOB")
+		if i := strings.Index(wf, "/.github/"); i >= 0 && job != "" {
+			wf = wf[i+1:]
+			if j := strings.LastIndex(wf, "@"); j >= 0 {
+				wf = wf[:j]
+			}
+			c = "agc:" + wf + ":" + job + "/"
+		} else {
+			c = "agc/"
+		}
+	}
+	if !strings.Contains(c, "/") {
+		c += "/"
+	}
+	return c
+}
+
+func count(fs []findings.Finding) Counts {
+	var c Counts
+	for _, f := range fs {
+		c.Findings++
+		switch {
+		case f.Kind == findings.Contract:
+			c.Contract++
+			if f.Level == findings.Error {
+				c.ContractErrors++
+			}
+		case f.Verdict == gates.Block:
+			c.Blocks++
+			if f.Kind == findings.JudgmentGate {
+				c.JudgmentBlocks++
+			}
+		case f.Verdict == gates.Repaired:
+			c.Repairs++
+		case f.Verdict == gates.Steer:
+			c.Steers++
+		}
+	}
+	return c
+}

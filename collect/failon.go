@@ -1,0 +1,79 @@
+package collect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// Outcome is a kind of finding that --fail-on can name.
+type Outcome string
+
+// The outcomes --fail-on accepts.
+const (
+	FailBlock         Outcome = "block"          // any block: runtime, unstructured hook or judgment
+	FailJudgmentBlock Outcome = "judgment-block" // a judging agent's block
+	FailRepaired      Outcome = "repaired"       // any repair
+	FailSteer         Outcome = "steer"          // any steer
+	FailContract      Outcome = "contract"       // a contract breach of level error (agc/…)
+	FailNone          Outcome = "none"           // never fail
+)
+
+// DefaultFailOn is the default of --fail-on: a runtime block was already enforced by the
+// runtime, but a reviewer's block or a broken gate must stop the merge.
+const DefaultFailOn = "judgment-block,contract"
+
+// ParseFailOn reads a comma-separated --fail-on list.
+func ParseFailOn(s string) ([]Outcome, error) {
+	var out []Outcome
+	for _, part := range strings.Split(s, ",") {
+		p := Outcome(strings.TrimSpace(part))
+		switch p {
+		case "":
+			continue
+		case FailBlock, FailJudgmentBlock, FailRepaired, FailSteer, FailContract, FailNone:
+			out = append(out, p)
+		default:
+			return nil, fmt.Errorf("unknown --fail-on outcome %q (want a comma list of block, judgment-block, repaired, steer, contract, none)", p)
+		}
+	}
+	for _, o := range out {
+		if o == FailNone && len(out) > 1 {
+			return nil, fmt.Errorf("--fail-on none cannot be combined with other outcomes")
+		}
+	}
+	return out, nil
+}
+
+// matches reports whether finding f is outcome o.
+func (o Outcome) matches(f findings.Finding) bool {
+	switch o {
+	case FailBlock:
+		return f.Kind != findings.Contract && f.Verdict == gates.Block
+	case FailJudgmentBlock:
+		return f.Kind == findings.JudgmentGate && f.Verdict == gates.Block
+	case FailRepaired:
+		return f.Kind != findings.Contract && f.Verdict == gates.Repaired
+	case FailSteer:
+		return f.Kind != findings.Contract && f.Verdict == gates.Steer
+	case FailContract:
+		return f.Kind == findings.Contract && f.Level == findings.Error
+	}
+	return false
+}
+
+// failed lists the outcomes of want that occur among fs, in the order of want.
+func failed(want []Outcome, fs []findings.Finding) []Outcome {
+	var out []Outcome
+	for _, o := range want {
+		for _, f := range fs {
+			if o.matches(f) {
+				out = append(out, o)
+				break
+			}
+		}
+	}
+	return out
+}

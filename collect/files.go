@@ -1,0 +1,137 @@
+// Package collect runs the whole pipeline of `agc-sarif collect`: it expands the paths the user
+// gave, reads every input with the reader of its format, and turns the findings into SARIF.
+package collect
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// file is one input file to read.
+type file struct {
+	Path  string // path to open (absolute, or relative to the working folder)
+	Name  string // path as shown in messages (as the user gave it, or found under a folder they gave)
+	Named bool   // named on the command line, or matched by a glob the user gave: always read
+}
+
+// expansion is what a list of paths, folders and globs expands to.
+type expansion struct {
+	Files []file
+	// Missing are arguments that matched nothing or could not be opened: each is a message.
+	Missing []string
+	// Ignored counts regular files met while walking folders (recognised or not is decided later).
+	Walked int
+}
+
+// hasMeta reports whether a path holds glob syntax. Action inputs arrive unexpanded, so the tool
+// expands globs itself (with ** for any depth).
+func hasMeta(p string) bool { return strings.ContainsAny(p, "*?[{") }
+
+// expand turns the user's arguments into the files to read, in a stable order: arguments in the
+// order given, files within a folder or glob sorted by path. A file reached twice is read once.
+func expand(dir string, args []string) expansion {
+	var ex expansion
+	seen := map[string]bool{}
+	add := func(path, name string, named bool) {
+		key := path
+		if abs, err := filepath.Abs(path); err == nil {
+			key = abs
+		}
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		ex.Files = append(ex.Files, file{Path: path, Name: name, Named: named})
+	}
+	for _, arg := range args {
+		if arg == "" {
+			continue
+		}
+		path := arg
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		if hasMeta(arg) {
+			if _, err := os.Lstat(path); err != nil { // a real file whose name holds [ or * is not a glob
+				matches, err := doublestar.FilepathGlob(path, doublestar.WithFilesOnly(), doublestar.WithNoFollow())
+				if err != nil {
+					ex.Missing = append(ex.Missing, fmt.Sprintf("%s: bad glob: %v", arg, err))
+					continue
+				}
+				if len(matches) == 0 {
+					ex.Missing = append(ex.Missing, fmt.Sprintf("%s: no file matches", arg))
+					continue
+				}
+				sort.Strings(matches)
+				for _, m := range matches {
+					add(m, display(dir, m, arg), true)
+				}
+				continue
+			}
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			ex.Missing = append(ex.Missing, fmt.Sprintf("%s: %v", arg, unwrapPathError(err)))
+			continue
+		}
+		if !info.IsDir() {
+			add(path, arg, true)
+			continue
+		}
+		err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				ex.Missing = append(ex.Missing, fmt.Sprintf("%s: %v", display(dir, p, arg), unwrapPathError(err)))
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if p != path && (d.Name() == ".git" || d.Name() == "node_modules") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			// WalkDir does not follow symbolic links, so a link loop cannot trap it; links to
+			// files are not read either, so nothing outside the folder is read by accident.
+			if !d.Type().IsRegular() {
+				return nil
+			}
+			ex.Walked++
+			add(p, display(dir, p, arg), false)
+			return nil
+		})
+		if err != nil {
+			ex.Missing = append(ex.Missing, fmt.Sprintf("%s: %v", arg, err))
+		}
+	}
+	return ex
+}
+
+// display names a found file relative to the working folder when it lies below it, so messages
+// read like the paths the user typed.
+func display(dir, p, arg string) string {
+	if filepath.IsAbs(arg) {
+		return p
+	}
+	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// unwrapPathError drops the path from an *fs.PathError, since messages already name it.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if e, ok := err.(*fs.PathError); ok {
+		pe = e
+		return pe.Err
+	}
+	return err
+}

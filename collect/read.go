@@ -1,0 +1,186 @@
+package collect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
+)
+
+// readStats counts what happened to the files.
+type readStats struct {
+	Read       int            // files read by a reader
+	ByFormat   map[string]int // files read, per format
+	Ignored    int            // files found by walking whose content no reader recognised
+	Unreadable []string       // named files that could not be read at all (exit 2)
+}
+
+// readAll reads every file with the reader of its format, jobs files at a time, and merges the
+// per-file sets in the order of files so that output is the same on every run.
+func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, jobs int) (*findings.Set, readStats) {
+	if jobs < 1 {
+		jobs = 1
+	}
+	type outcome struct {
+		set        *findings.Set
+		format     inputs.Format
+		ignored    bool
+		unreadable string
+	}
+	results := make([]outcome, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				set := findings.NewSet()
+				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set)
+				results[i] = outcome{set, f, ignored, unreadable}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	all := findings.NewSet()
+	st := readStats{ByFormat: map[string]int{}}
+	for _, r := range results {
+		if r.set == nil { // cancelled before it started
+			continue
+		}
+		all.Merge(r.set)
+		switch {
+		case r.unreadable != "":
+			st.Unreadable = append(st.Unreadable, r.unreadable)
+		case r.ignored:
+			st.Ignored++
+		case r.format != "":
+			st.Read++
+			st.ByFormat[string(r.format)]++
+		}
+	}
+	return all, st
+}
+
+// readFile reads one file into set. It returns the format used, whether the file was passed over
+// (found by walking, not recognised), and a message when a named file could not be read at all.
+func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set) (inputs.Format, bool, string) {
+	src := findings.Source{File: fl.Name}
+	info, err := os.Stat(fl.Path)
+	if err != nil {
+		return "", false, fmt.Sprintf("%s: %v", fl.Name, unwrapPathError(err))
+	}
+	if !info.Mode().IsRegular() {
+		// A FIFO or device could block forever or never end: not an input.
+		msg := fmt.Sprintf("not a regular file (%s); skipped", describeMode(info.Mode()))
+		set.Problems = append(set.Problems, findings.Problem{Source: src, Message: msg})
+		return "", false, fmt.Sprintf("%s: %s", fl.Name, msg)
+	}
+	fh, err := os.Open(fl.Path)
+	if err != nil {
+		return "", false, fmt.Sprintf("%s: %v", fl.Name, unwrapPathError(err))
+	}
+	defer fh.Close()
+	br := bufio.NewReaderSize(fh, 256<<10)
+	head, err := br.Peek(inputs.SniffSize)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
+	}
+	format := forced
+	if format == "" || format == inputs.Auto {
+		format = inputs.Detect(head)
+	}
+	if format == "" {
+		if !fl.Named {
+			return "", true, ""
+		}
+		format = fallbackFormat(fl.Name, head)
+		if format == "" {
+			set.Problemf(findings.Source{File: fl.Name, Line: 1}, "not a recognised input", "%s", unrecognised(head))
+			return "", false, ""
+		}
+	}
+	rd, err := inputs.ReaderFor(format)
+	if err != nil {
+		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
+	}
+	if err := rd.Read(ctx, inputs.Input{Name: fl.Name, R: br, Named: fl.Named}, opts, set); err != nil {
+		return format, false, fmt.Sprintf("%s: %v", fl.Name, err)
+	}
+	return format, false, ""
+}
+
+// fallbackFormat decides how to read a file the user named that no reader recognised: a
+// Markdown or text file is a judging agent's final message (so a missing ```agc block is a
+// breach, and the gate fails closed); anything else is not an input.
+func fallbackFormat(name string, head []byte) inputs.Format {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown", ".txt", ".text", "":
+		if !bytes.Contains(head, []byte{0}) && utf8.Valid(trimIncompleteRune(head)) && !looksJSON(head) {
+			return inputs.Judgment
+		}
+	}
+	return ""
+}
+
+// unrecognised says why a named file is not an input.
+func unrecognised(head []byte) string {
+	switch {
+	case len(bytes.TrimSpace(head)) == 0:
+		return "empty file: no AGC response, hook record or judgment in it"
+	case bytes.Contains(head, []byte{0}):
+		return "binary file (it holds NUL bytes): not an AGC input"
+	case looksJSON(head):
+		return "JSON that is not a recognised input (AGC response, hook log, Claude Code transcript or stream-json); name the format with --format"
+	case !utf8.Valid(trimIncompleteRune(head)):
+		return "not UTF-8 text: not an AGC input"
+	}
+	return "not a recognised input; name the format with --format"
+}
+
+func looksJSON(head []byte) bool {
+	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
+// trimIncompleteRune drops a UTF-8 sequence cut by the end of the sniffed head.
+func trimIncompleteRune(b []byte) []byte {
+	for i := 0; i < utf8.UTFMax && i < len(b); i++ {
+		if utf8.Valid(b[:len(b)-i]) {
+			return b[:len(b)-i]
+		}
+	}
+	return b
+}
+
+func describeMode(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0 || m&os.ModeCharDevice != 0:
+		return "a device"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a folder"
+	}
+	return m.Type().String()
+}

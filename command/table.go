@@ -1,0 +1,72 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// printTable ends stderr with findings per gate and verdict, and the records read and skipped.
+func printTable(w io.Writer, res *collect.Result) {
+	type row struct{ block, repaired, steer, contract, other int }
+	rows := map[string]*row{}
+	for _, f := range res.Findings {
+		r := rows[f.Gate]
+		if r == nil {
+			r = &row{}
+			rows[f.Gate] = r
+		}
+		n := f.Count
+		if n < 1 {
+			n = 1
+		}
+		switch {
+		case f.Kind == findings.Contract:
+			r.contract += n
+		case f.Verdict == gates.Block:
+			r.block += n
+		case f.Verdict == gates.Repaired:
+			r.repaired += n
+		case f.Verdict == gates.Steer:
+			r.steer += n
+		default:
+			r.other += n
+		}
+	}
+	gatesSeen := make([]string, 0, len(rows))
+	for g := range rows {
+		gatesSeen = append(gatesSeen, g)
+	}
+	sort.Strings(gatesSeen)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "gate\tblock\trepaired\tsteer\tcontract\t")
+	for _, g := range gatesSeen {
+		r := rows[g]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", g, r.block, r.repaired, r.steer, r.contract)
+	}
+	tw.Flush()
+	s := res.Set
+	var reasons []string
+	for _, r := range s.SkipReasons() {
+		reasons = append(reasons, fmt.Sprintf("%s: %d", r, s.Skips[r]))
+	}
+	line := fmt.Sprintf("records read: %d, gave findings: %d, skipped: %d", s.Records, s.Used, s.Skipped())
+	if len(reasons) > 0 {
+		line += " (" + strings.Join(reasons, "; ") + ")"
+	}
+	fmt.Fprintln(w, line)
+	if s.Duplicates > 0 {
+		fmt.Fprintf(w, "findings of events already seen in another record: %d (kept once)\n", s.Duplicates)
+	}
+	fmt.Fprintf(w, "files read: %d", res.Files.Read)
+	if res.Files.Ignored > 0 {
+		fmt.Fprintf(w, ", passed over (not recognised): %d", res.Files.Ignored)
+	}
+	fmt.Fprintln(w)
+}
