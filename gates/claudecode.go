@@ -1,5 +1,11 @@
 package gates
 
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
 // HookAnswer is what the records tell of one hook invocation at a Claude Code tool boundary.
 // Records differ in what they keep (a hook log keeps everything; a transcript may keep only the
 // additionalContext and the refusal text), so every piece of evidence has a flag saying whether it
@@ -34,6 +40,10 @@ type HookAnswer struct {
 	// hook_blocking_error); BlockReason is its text.
 	Blocked     bool
 	BlockReason string
+
+	// ToolInput is the call's tool_input as JSON, when known; it lets failure messages name the
+	// command or file that went unguarded.
+	ToolInput json.RawMessage
 }
 
 // HookResult is what a hook answer holds for the findings.
@@ -46,6 +56,11 @@ type HookResult struct {
 	// Unstructured is set when the hook enforced or changed something (exit-2 block, deny, a
 	// rewrite) without any AGC response.
 	Unstructured *Unstructured
+	// UpdatedInput is the hook's hookSpecificOutput.updatedInput, when it sent one (PreToolUse).
+	UpdatedInput json.RawMessage
+	// Decision is what the runtime did with the answer, as far as the evidence tells: "block",
+	// "repaired", "ask", "allow", "context", "failed" or "" (no decision, or unknown).
+	Decision string
 }
 
 // Unstructured is a hook decision that carried no AGC response.
@@ -54,6 +69,583 @@ type Unstructured struct {
 	Message string  // the reason the hook gave, or what it did
 }
 
-// CheckClaudeHook reads a Claude Code hook answer under the PreToolUse / PostToolUse bindings.
-// STUB: replaced by the binding implementation.
-func CheckClaudeHook(a HookAnswer) HookResult { return HookResult{} }
+// hookOutput is the JSON a Claude Code command hook may print on stdout.
+type hookOutput struct {
+	Continue   *bool           `json:"continue"`
+	StopReason json.RawMessage `json:"stopReason"`
+	Decision   json.RawMessage `json:"decision"`
+	Reason     json.RawMessage `json:"reason"`
+	HSO        *hookSpecific   `json:"hookSpecificOutput"`
+}
+
+// hookSpecific is hookSpecificOutput for the tool events. Strings are kept raw so that a hostile
+// value of the wrong type is read as absent rather than failing the whole answer.
+type hookSpecific struct {
+	HookEventName            json.RawMessage `json:"hookEventName"`
+	PermissionDecision       json.RawMessage `json:"permissionDecision"`
+	PermissionDecisionReason json.RawMessage `json:"permissionDecisionReason"`
+	UpdatedInput             json.RawMessage `json:"updatedInput"`
+	AdditionalContext        json.RawMessage `json:"additionalContext"`
+	UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
+	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
+}
+
+// rawString reads a JSON string; anything else (absent, null, another type) is "".
+func rawString(m json.RawMessage) string {
+	var s string
+	if len(m) == 0 || json.Unmarshal(m, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// present reports whether a raw JSON field was sent with a non-null value.
+func present(m json.RawMessage) bool {
+	t := strings.TrimSpace(string(m))
+	return t != "" && t != "null"
+}
+
+// answerView is a hook answer reduced to what the checks need.
+type answerView struct {
+	a        HookAnswer
+	out      *hookOutput // parsed stdout JSON, nil when stdout is unknown or not JSON
+	badJSON  bool        // stdout begins with "{" but is not valid JSON
+	exit2    bool        // the hook is known to have exited 2 (exit code, or refusal text form)
+	exit0    bool        // the hook is known to have exited 0
+	failed   string      // why the hook failed open, "" when it did not
+	decision string      // permissionDecision, or "block" for legacy decision:block
+	reason   string      // the reason the hook gave for its decision
+}
+
+// CheckClaudeHook reads a Claude Code hook answer under the PreToolUse / PostToolUse bindings:
+// it finds the AGC responses the answer carries, checks the answer against the binding rules of
+// DESIGN §2, and reports a decision without any AGC response as Unstructured. Other events get
+// only their responses, failures and the event-name check.
+func CheckClaudeHook(a HookAnswer) HookResult {
+	v := view(a)
+	var res HookResult
+	if v.failed != "" {
+		res.Decision = "failed"
+		res.Breaches = append(res.Breaches, Breach{Check: CheckHookFailedOpen, Message: failedMessage(a, v.failed)})
+		return res
+	}
+	if v.out != nil && v.out.HSO != nil {
+		res.UpdatedInput = v.out.HSO.UpdatedInput
+		if !present(res.UpdatedInput) {
+			res.UpdatedInput = nil
+		}
+		if name := rawString(v.out.HSO.HookEventName); a.Event != "" && name != a.Event {
+			res.Decision = "failed"
+			got := fmt.Sprintf("%q", name)
+			if name == "" {
+				got = "no hookEventName"
+			}
+			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
+				Message: fmt.Sprintf("%s hook %s answered with hookSpecificOutput.hookEventName %s, not %q: Claude Code rejects the answer, so %s went ahead unguarded.",
+					a.Event, hookName(a), got, a.Event, callPhrase(a))})
+			rs, bs := v.responses()
+			res.Responses, res.Breaches = rs, append(res.Breaches, bs...)
+			return res
+		}
+	}
+	rs, bs := v.responses()
+	res.Responses, res.Breaches = rs, bs
+	res.Decision = v.effect()
+	for _, r := range rs {
+		if r.Gate.Kind == Judgment {
+			res.Breaches = append(res.Breaches, Breach{Check: CheckRuntimeWrongKind, Pointer: "/gate/kind",
+				Message: fmt.Sprintf("gate %q answered the %s hook with gate.kind %q; a hook's response comes from a runtime gate.", r.Gate.ID, a.Event, r.Gate.Kind)})
+		}
+		switch a.Event {
+		case "PreToolUse":
+			res.Breaches = append(res.Breaches, v.checkPre(r)...)
+		case "PostToolUse":
+			res.Breaches = append(res.Breaches, v.checkPost(r)...)
+		}
+	}
+	if a.Event == "PostToolUse" {
+		res.Breaches = append(res.Breaches, v.checkPostAGC(rs)...)
+	}
+	if len(rs) == 0 && !hasCheck(bs, CheckInvalidJSON) {
+		res.Unstructured = v.unstructured()
+	}
+	return res
+}
+
+func hasCheck(bs []Breach, id string) bool {
+	for _, b := range bs {
+		if b.Check == id {
+			return true
+		}
+	}
+	return false
+}
+
+// view parses the answer's stdout and settles what is known of its exit.
+func view(a HookAnswer) answerView {
+	v := answerView{a: a}
+	if a.HasStdout {
+		t := strings.TrimSpace(a.Stdout)
+		if strings.HasPrefix(t, "{") {
+			var o hookOutput
+			if err := json.Unmarshal([]byte(t), &o); err != nil {
+				v.badJSON = true
+			} else {
+				v.out = &o
+			}
+		}
+	}
+	if a.HasExit {
+		v.exit0 = a.ExitCode == 0
+		v.exit2 = a.ExitCode == 2
+	} else if a.Refused && refusalByExit2(a) {
+		v.exit2 = true
+	}
+	switch {
+	case a.Failed != "":
+		v.failed = a.Failed
+	case a.HasExit && a.ExitCode != 0 && a.ExitCode != 2:
+		v.failed = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
+	case v.badJSON && v.exit0:
+		v.failed = "answered with stdout that begins with \"{\" but is not valid JSON"
+	}
+	if v.out != nil {
+		if v.out.HSO != nil {
+			v.decision = rawString(v.out.HSO.PermissionDecision)
+			v.reason = rawString(v.out.HSO.PermissionDecisionReason)
+		}
+		switch d := rawString(v.out.Decision); {
+		case d == "block" && v.decision != "deny":
+			v.decision = "block"
+			v.reason = rawString(v.out.Reason)
+		case d == "approve" && v.decision == "":
+			v.decision = "allow"
+		}
+		if v.reason == "" {
+			v.reason = rawString(v.out.Reason)
+		}
+	}
+	return v
+}
+
+// refusalByExit2 reports whether a refusal text has the "[<command>]: <stderr>" form that only an
+// exit-2 block produces.
+func refusalByExit2(a HookAnswer) bool {
+	t := a.RefusalText
+	if a.Hook != "" {
+		return strings.HasPrefix(t, "["+a.Hook+"]: ") || t == "["+a.Hook+"]: No stderr output"
+	}
+	if !strings.HasPrefix(t, "[") {
+		return false
+	}
+	i := strings.Index(t, "]: ")
+	return i > 1 && !strings.ContainsAny(t[:i], "\n")
+}
+
+// refusalStderr is the stderr part of an exit-2 refusal text, or the whole text otherwise.
+func refusalStderr(a HookAnswer) string {
+	t := a.RefusalText
+	if a.Hook != "" && strings.HasPrefix(t, "["+a.Hook+"]: ") {
+		return t[len(a.Hook)+4:]
+	}
+	if refusalByExit2(a) {
+		return t[strings.Index(t, "]: ")+3:]
+	}
+	return t
+}
+
+// contexts are the additionalContext strings of the answer.
+func (v answerView) contexts() []string {
+	if v.out != nil {
+		if v.out.HSO != nil {
+			if s := rawString(v.out.HSO.AdditionalContext); s != "" {
+				return []string{s}
+			}
+		}
+		return nil
+	}
+	if v.a.HasStdout && !v.badJSON {
+		return nil
+	}
+	return v.a.AdditionalContext
+}
+
+// responses finds the AGC responses of the answer: in additionalContext first; failing that in
+// stderr of an exit-2 block, the refusal or block text, the decision reason, or plain-text stdout.
+func (v answerView) responses() ([]*Response, []Breach) {
+	var rs []*Response
+	var bs []Breach
+	for _, c := range v.contexts() {
+		r, b, _ := FindResponses(c)
+		rs, bs = append(rs, r...), append(bs, b...)
+	}
+	if len(rs) > 0 || len(bs) > 0 {
+		return rs, bs
+	}
+	var more []string
+	if v.exit2 && v.a.HasStderr {
+		more = append(more, v.a.Stderr)
+	}
+	if v.a.Refused {
+		more = append(more, refusalStderr(v.a))
+	}
+	if v.a.Blocked {
+		more = append(more, v.a.BlockReason)
+	}
+	more = append(more, v.reason)
+	if v.a.HasStdout && v.out == nil && !v.badJSON {
+		more = append(more, v.a.Stdout)
+	}
+	for _, s := range more {
+		r, b, _ := FindResponses(s)
+		if len(r) > 0 || len(b) > 0 {
+			return r, b
+		}
+	}
+	return nil, nil
+}
+
+// FindResponses finds the AGC responses in a string that carries one: a JSON object (the whole
+// string, or starting a line) with an "agc", or "gate" and "verdict", key; failing that, a
+// text-form line. It reports whether the response came as JSON. JSON that looks like an AGC
+// response but does not decode yields its breaches.
+func FindResponses(s string) ([]*Response, []Breach, bool) {
+	var rs []*Response
+	var bs []Breach
+	for off := 0; off < len(s); {
+		i := nextObject(s, off)
+		if i < 0 {
+			break
+		}
+		dec := json.NewDecoder(strings.NewReader(s[i:]))
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			if looksAGC(s[i:], false) {
+				_, b := Decode([]byte(strings.TrimSpace(s[i:])))
+				if len(b) == 0 {
+					b = []Breach{{Check: CheckInvalidJSON, Message: fmt.Sprintf("AGC response is not valid JSON: %v", err)}}
+				}
+				bs = append(bs, b...)
+			}
+			break
+		}
+		off = i + int(dec.InputOffset())
+		if !looksAGC(string(raw), true) {
+			continue
+		}
+		r, b := Decode(raw)
+		bs = append(bs, b...)
+		if r != nil {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) > 0 || len(bs) > 0 {
+		return rs, bs, true
+	}
+	if r, ok := FindText(s); ok && r != nil {
+		return []*Response{r}, nil, false
+	}
+	return nil, nil, false
+}
+
+// nextObject is the offset of the next "{" at or after off that starts the string or a line
+// (after blanks), or -1.
+func nextObject(s string, off int) int {
+	for i := off; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{':
+			return i
+		}
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			return -1
+		}
+		i += j
+	}
+	return -1
+}
+
+// looksAGC reports whether JSON text is meant as an AGC response: an object with an "agc" key, or
+// "gate" and "verdict" keys. For text that is not valid JSON it looks for the "agc" key's name.
+func looksAGC(s string, valid bool) bool {
+	if !valid {
+		return strings.Contains(s, `"agc"`) || strings.Contains(s, `"verdict"`) && strings.Contains(s, `"gate"`)
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(s), &m) != nil {
+		return false
+	}
+	_, agc := m["agc"]
+	_, gate := m["gate"]
+	_, verdict := m["verdict"]
+	return agc || gate && verdict
+}
+
+// effect is what the runtime did with the answer.
+func (v answerView) effect() string {
+	switch {
+	case v.blocked():
+		return "block"
+	case v.repairedByAnswer():
+		return "repaired"
+	case v.decision == "ask" || v.decision == "defer":
+		return v.decision
+	case v.decision == "allow":
+		return "allow"
+	case len(v.contexts()) > 0:
+		return "context"
+	}
+	return ""
+}
+
+// blocked reports whether the evidence shows the hook blocking (exit 2, deny, legacy block,
+// continue:false, a recorded refusal or blocking error).
+func (v answerView) blocked() bool {
+	if v.exit2 || v.a.Refused || v.a.Blocked || v.decision == "deny" || v.decision == "block" {
+		return true
+	}
+	return v.out != nil && v.out.Continue != nil && !*v.out.Continue
+}
+
+// repairedByAnswer reports whether the answer rewrote the call (updatedInput) or its output
+// (updatedToolOutput, or updatedMCPToolOutput for an MCP tool).
+func (v answerView) repairedByAnswer() bool {
+	if v.out == nil || v.out.HSO == nil {
+		return false
+	}
+	if v.a.Event == "PostToolUse" {
+		return v.updatesOutput()
+	}
+	return present(v.out.HSO.UpdatedInput)
+}
+
+func (v answerView) updatesOutput() bool {
+	h := v.out.HSO
+	return present(h.UpdatedToolOutput) || strings.HasPrefix(v.a.Tool, "mcp__") && present(h.UpdatedMCPToolOutput)
+}
+
+// checkPre checks one response against the PreToolUse binding.
+func (v answerView) checkPre(r *Response) []Breach {
+	a := v.a
+	var bs []Breach
+	switch r.Verdict {
+	case Repaired:
+		if v.exit2 {
+			how := "exited 2"
+			if !a.HasExit {
+				how = "was refused with exit 2's \"[command]: stderr\" text"
+			}
+			bs = append(bs, Breach{Check: CheckRepairByExit2, Pointer: "/verdict",
+				Message: fmt.Sprintf("gate %q answered repaired but the hook %s, so Claude Code blocked %s and dropped any updatedInput.", r.Gate.ID, how, callPhrase(a))})
+			break
+		}
+		if v.out == nil {
+			break // stdout unknown or not JSON: nothing known of updatedInput
+		}
+		if v.decision == "allow" {
+			bs = append(bs, Breach{Check: CheckRepairWithAllow, Pointer: "/hookSpecificOutput/permissionDecision",
+				Message: fmt.Sprintf("gate %q repaired %s and also sent permissionDecision \"allow\", which skips the person's permission settings for the rewritten call.", r.Gate.ID, callPhrase(a))})
+		}
+		if v.out.HSO == nil || !present(v.out.HSO.UpdatedInput) {
+			bs = append(bs, Breach{Check: CheckRepairNoInput, Pointer: "/hookSpecificOutput/updatedInput",
+				Message: fmt.Sprintf("gate %q answered repaired but sent no hookSpecificOutput.updatedInput, so %s ran unchanged.", r.Gate.ID, callPhrase(a))})
+		}
+	case Block:
+		if v.exit0 && a.HasStdout && !v.blocked() {
+			how := "exited 0 without permissionDecision \"deny\""
+			if v.decision != "" {
+				how = fmt.Sprintf("exited 0 with permissionDecision %q", v.decision)
+			}
+			bs = append(bs, Breach{Check: CheckBlockLetsThrough, Pointer: "/hookSpecificOutput/permissionDecision",
+				Message: fmt.Sprintf("gate %q answered block but the hook %s, so %s was not blocked.", r.Gate.ID, how, callPhrase(a))})
+		}
+	}
+	return bs
+}
+
+// checkPost checks one response against the PostToolUse binding.
+func (v answerView) checkPost(r *Response) []Breach {
+	a := v.a
+	if v.out == nil {
+		if !a.HasStdout || !v.exit0 {
+			return nil // stdout unknown, or an exit-2 answer: the decision fields cannot be judged
+		}
+	}
+	var bs []Breach
+	switch r.Verdict {
+	case Repaired:
+		if v.out == nil || v.out.HSO == nil || !v.updatesOutput() {
+			bs = append(bs, Breach{Check: CheckRepairNoOutput, Pointer: "/hookSpecificOutput/updatedToolOutput",
+				Message: fmt.Sprintf("gate %q answered repaired after %s but sent no hookSpecificOutput.updatedToolOutput, so the model saw the original output.", r.Gate.ID, callPhrase(a))})
+		}
+	case Block:
+		if !v.exit0 {
+			break
+		}
+		if v.out == nil || rawString(v.out.Decision) != "block" || strings.TrimSpace(rawString(v.out.Reason)) == "" {
+			what := "no top-level decision \"block\""
+			if v.out != nil && rawString(v.out.Decision) == "block" {
+				what = "decision \"block\" with an empty reason"
+			}
+			bs = append(bs, Breach{Check: CheckPostBlockNoDecision, Pointer: "/decision",
+				Message: fmt.Sprintf("gate %q answered block after %s but the hook sent %s, so the model was not told.", r.Gate.ID, callPhrase(a), what)})
+		}
+	}
+	return bs
+}
+
+// checkPostAGC reports a PostToolUse answer that blocked or replaced output with no AGC JSON in
+// additionalContext. Only judged when the whole stdout is known.
+func (v answerView) checkPostAGC(rs []*Response) []Breach {
+	a := v.a
+	if !a.HasStdout || v.out == nil {
+		return nil
+	}
+	acted := ""
+	switch {
+	case rawString(v.out.Decision) == "block":
+		acted = "blocked with decision \"block\""
+	case v.out.HSO != nil && v.updatesOutput():
+		acted = "replaced the tool output"
+	default:
+		return nil
+	}
+	ctx := v.contexts()
+	for _, c := range ctx {
+		if _, _, isJSON := FindResponses(c); isJSON {
+			return nil
+		}
+	}
+	what := "no additionalContext"
+	if len(ctx) > 0 {
+		what = "no AGC JSON in additionalContext"
+		if len(rs) > 0 {
+			what = "only the AGC text form in additionalContext"
+		}
+	}
+	return []Breach{{Check: CheckPostNoAGC, Pointer: "/hookSpecificOutput/additionalContext",
+		Message: fmt.Sprintf("PostToolUse hook %s %s after %s but sent %s, so nobody can tell which gate and rule acted.", hookName(a), acted, callPhrase(a), what)}}
+}
+
+// unstructured reports a decision the hook made without any AGC response: a block, a rewrite, or
+// an ask. Bare additionalContext and plain allows are not reported.
+func (v answerView) unstructured() *Unstructured {
+	a := v.a
+	switch {
+	case v.blocked():
+		msg := v.reason
+		switch {
+		case v.exit2 && a.HasStderr && strings.TrimSpace(a.Stderr) != "":
+			msg = a.Stderr
+		case a.Refused && a.RefusalText != "":
+			msg = refusalStderr(a)
+		case a.Blocked && a.BlockReason != "":
+			msg = a.BlockReason
+		case msg == "" && v.out != nil:
+			msg = rawString(v.out.StopReason)
+		}
+		if strings.TrimSpace(msg) == "" {
+			msg = "no reason given"
+		}
+		return &Unstructured{Verdict: Block, Message: fmt.Sprintf("Hook %s blocked %s: %s", hookName(a), callPhrase(a), clip(msg))}
+	case v.repairedByAnswer():
+		what := "rewrote the input of"
+		if a.Event == "PostToolUse" {
+			what = "replaced the output of"
+		}
+		return &Unstructured{Verdict: Repaired, Message: fmt.Sprintf("Hook %s %s %s without an AGC response.", hookName(a), what, callPhrase(a))}
+	case v.decision == "ask":
+		msg := "no reason given"
+		if v.reason != "" {
+			msg = clip(v.reason)
+		}
+		return &Unstructured{Verdict: Steer, Message: fmt.Sprintf("Hook %s asked the person to approve %s: %s", hookName(a), callPhrase(a), msg)}
+	}
+	return nil
+}
+
+// failedMessage says which hook failed open, how, and which call went unguarded.
+func failedMessage(a HookAnswer, how string) string {
+	switch how {
+	case "crashed":
+		how = "crashed"
+		if a.HasExit {
+			how = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
+		}
+	case "timeout":
+		how = "timed out"
+	case "cancelled":
+		how = "was cancelled"
+	case "not-run":
+		how = "could not be run"
+	}
+	after := "went ahead unguarded"
+	if a.Event == "PostToolUse" {
+		after = "reached the model unchecked"
+	}
+	msg := fmt.Sprintf("%s hook %s %s, so %s %s.", orDefault(a.Event, "The"), hookName(a), how, callPhrase(a), after)
+	if a.HasStderr {
+		if s := strings.TrimSpace(strings.TrimPrefix(a.Stderr, "Failed with non-blocking status code: ")); s != "" {
+			msg += " stderr: " + clip(firstLine(s))
+		}
+	}
+	return msg
+}
+
+// hookName names the hook in messages.
+func hookName(a HookAnswer) string {
+	if a.Hook == "" {
+		return "(command unknown)"
+	}
+	return fmt.Sprintf("%q", clip(a.Hook))
+}
+
+// callPhrase names the tool call in messages: "the Bash call `git push`", "the Edit of src/a.go".
+func callPhrase(a HookAnswer) string {
+	tool := orDefault(a.Tool, "tool")
+	var in map[string]json.RawMessage
+	if len(a.ToolInput) > 0 && json.Unmarshal(a.ToolInput, &in) == nil {
+		if c := rawString(in["command"]); c != "" {
+			return fmt.Sprintf("the %s call `%s`", tool, clip(firstLine(c)))
+		}
+		for _, k := range []string{"file_path", "notebook_path", "path"} {
+			if p := rawString(in[k]); p != "" {
+				return fmt.Sprintf("the %s call on %s", tool, clip(p))
+			}
+		}
+	}
+	if a.Event == "PostToolUse" {
+		return fmt.Sprintf("the output of the %s call", tool)
+	}
+	return fmt.Sprintf("the %s call", tool)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// clip shortens s to at most 300 bytes (on a rune boundary) for messages.
+func clip(s string) string {
+	const max = 300
+	s = strings.TrimSpace(s)
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && s[i]&0xC0 == 0x80 {
+		i--
+	}
+	return s[:i] + "…"
+}

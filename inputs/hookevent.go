@@ -1,6 +1,10 @@
 package inputs
 
 import (
+	"encoding/json"
+	"path"
+	"strings"
+
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 )
@@ -13,9 +17,248 @@ type hookEvent struct {
 	Time   string
 }
 
+// Skip reasons of hook events that yield no finding.
+const (
+	skipNoDecision = "hook answered with no decision"
+	skipPass       = "pass verdict"
+	skipNoAGC      = "hook decision without AGC response (unstructured decisions are off)"
+)
+
 // addHookEvent checks the answer against its binding and adds the findings it yields to set
 // (gate findings, contract breaches, and an unstructured decision when opts allow). It reports
 // whether any finding was added (new or a duplicate of an event already seen); the caller counts
 // the record with set.Use or set.Skip accordingly.
-// STUB: replaced by the Claude Code binding work.
-func addHookEvent(ev hookEvent, opts Options, set *findings.Set) bool { return false }
+func addHookEvent(ev hookEvent, opts Options, set *findings.Set) bool {
+	ok, _ := addHookEventReason(ev, opts, set)
+	return ok
+}
+
+// addHookEventReason is addHookEvent that also says, when nothing was added, why (a skip reason).
+func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, string) {
+	fs, reason := hookEventFindings(ev, opts)
+	for _, f := range fs {
+		set.Add(f)
+	}
+	return len(fs) > 0, reason
+}
+
+// hookEventFindings turns one hook event into findings, or a skip reason when it yields none.
+func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) {
+	call := completeCall(ev)
+	a := ev.Answer
+	if a.Event == "" {
+		a.Event = call.Event
+	}
+	if a.Tool == "" {
+		a.Tool = call.Tool
+	}
+	if a.Hook == "" {
+		a.Hook = call.Hook
+	}
+	if len(a.ToolInput) == 0 {
+		a.ToolInput = call.Input
+	}
+	res := gates.CheckClaudeHook(a)
+
+	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: eventKey(call)}
+	var out []findings.Finding
+	for _, r := range res.Responses {
+		for _, f := range findings.FromResponse(r, base) {
+			if f.Repair == nil && f.Verdict == gates.Repaired && res.UpdatedInput != nil {
+				f.Repair = inputRepair(call.Tool, f.Target, call.Input, res.UpdatedInput)
+			}
+			out = append(out, f)
+		}
+	}
+	for _, b := range res.Breaches {
+		out = append(out, findings.FromBreach(b, base))
+	}
+	if u := res.Unstructured; u != nil && opts.IncludeUnstructured {
+		f := base
+		f.Gate, f.Rule = "hook", hookRuleName(call)
+		f.RuleID = "hook/" + f.Rule
+		f.Kind = findings.Unstructured
+		f.Verdict = u.Verdict
+		f.Level = findings.DefaultLevel(u.Verdict)
+		f.Message = u.Message
+		if u.Verdict == gates.Repaired && res.UpdatedInput != nil {
+			f.Repair = inputRepair(call.Tool, "", call.Input, res.UpdatedInput)
+		}
+		out = append(out, f)
+	}
+	if len(out) > 0 {
+		return out, ""
+	}
+	switch {
+	case res.Unstructured != nil:
+		return nil, skipNoAGC
+	case len(res.Responses) > 0:
+		return nil, skipPass
+	}
+	return nil, skipNoDecision
+}
+
+// completeCall fills the call from the answer and from its tool input where the reader left gaps.
+func completeCall(ev hookEvent) findings.Call {
+	c := ev.Call
+	if c.Runtime == "" {
+		c.Runtime = "claude-code"
+	}
+	if c.Event == "" {
+		c.Event = ev.Answer.Event
+	}
+	if c.Tool == "" {
+		c.Tool = ev.Answer.Tool
+	}
+	if c.Hook == "" {
+		c.Hook = ev.Answer.Hook
+	}
+	if len(c.Input) == 0 && len(ev.Answer.ToolInput) > 0 {
+		c.Input = ev.Answer.ToolInput
+	}
+	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
+		var in map[string]json.RawMessage
+		if json.Unmarshal(c.Input, &in) == nil {
+			if c.Command == "" && (c.Tool == "Bash" || c.Tool == "PowerShell") {
+				c.Command = jsonString(in["command"])
+			}
+			if c.FilePath == "" {
+				switch c.Tool {
+				case "Edit", "Write", "MultiEdit", "Read":
+					c.FilePath = jsonString(in["file_path"])
+				case "NotebookEdit":
+					c.FilePath = jsonString(in["notebook_path"])
+				}
+			}
+		}
+	}
+	return c
+}
+
+// eventKey identifies one hook event across records: runtime/session/tool_use_id/event. Calls
+// without a tool_use_id get no key (they cannot be matched, so they are never merged).
+func eventKey(c findings.Call) string {
+	if c.ToolUseID == "" {
+		return ""
+	}
+	return c.Runtime + "/" + c.SessionID + "/" + c.ToolUseID + "/" + c.Event
+}
+
+// jsonString reads a JSON string value; anything else is "".
+func jsonString(m json.RawMessage) string {
+	var s string
+	if len(m) == 0 || json.Unmarshal(m, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// inputRepair builds a Repair from the original tool input and the hook's updatedInput: the field
+// named by target ("Bash.command" → command), or else the one string field that changed. It
+// returns nil when the change cannot be pinned to one string field.
+func inputRepair(tool, target string, before, after json.RawMessage) *findings.Repair {
+	var b, a map[string]json.RawMessage
+	if json.Unmarshal(before, &b) != nil || json.Unmarshal(after, &a) != nil {
+		return nil
+	}
+	if target != "" {
+		field := target
+		if i := strings.IndexByte(target, '.'); i >= 0 {
+			if tool != "" && target[:i] != tool {
+				return nil
+			}
+			field = target[i+1:]
+		}
+		av, ok := a[field]
+		if !ok {
+			return nil
+		}
+		bs, as := jsonString(b[field]), jsonString(av)
+		if as == "" || bs == as {
+			return nil
+		}
+		return &findings.Repair{Before: bs, After: as}
+	}
+	var rep *findings.Repair
+	for k, av := range a {
+		as := jsonString(av)
+		bs := jsonString(b[k])
+		if as == "" || as == bs {
+			continue
+		}
+		if rep != nil {
+			return nil // several fields changed: no single before/after
+		}
+		rep = &findings.Repair{Before: bs, After: as}
+	}
+	return rep
+}
+
+// interpreters are command words skipped when naming a hook after its command.
+var interpreters = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "env": true, "exec": true, "command": true,
+	"python": true, "python3": true, "node": true, "npx": true, "bun": true, "deno": true, "uv": true,
+	"uvx": true, "ruby": true, "perl": true, "go": true, "run": true, "time": true, "nice": true,
+}
+
+// hookRuleName names an unstructured hook decision's rule: the sanitized base name of the hook's
+// program (skipping interpreters and an `agc-sarif record … --` wrapper), or event-tool when the
+// command is unknown. The result matches [a-z0-9][a-z0-9._-]*.
+func hookRuleName(c findings.Call) string {
+	words := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(c.Hook))
+	for i := 0; i < len(words); i++ {
+		if path.Base(words[i]) == "agc-sarif" {
+			for j := i + 1; j < len(words); j++ {
+				if words[j] == "--" {
+					words, i = words[j+1:], -1
+					break
+				}
+			}
+			if i >= 0 {
+				break
+			}
+		}
+	}
+	for _, w := range words {
+		if strings.HasPrefix(w, "-") || strings.Contains(w, "=") && !strings.Contains(w, "/") {
+			continue
+		}
+		b := path.Base(strings.ReplaceAll(w, `\`, "/"))
+		if interpreters[strings.ToLower(b)] {
+			continue
+		}
+		for _, ext := range []string{".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".exe"} {
+			b = strings.TrimSuffix(b, ext)
+		}
+		if n := sanitizeName(b); n != "" {
+			return n
+		}
+	}
+	if n := sanitizeName(c.Event + "-" + c.Tool); n != "" {
+		return n
+	}
+	return "unknown"
+}
+
+// sanitizeName lowercases s and maps it onto [a-z0-9][a-z0-9._-]*, at most 64 bytes.
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case r == '.' || r == '_' || r == '-':
+			if b.Len() > 0 {
+				b.WriteRune(r)
+			}
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('-')
+			}
+		}
+		if b.Len() >= 64 {
+			break
+		}
+	}
+	return strings.Trim(b.String(), "-._")
+}
