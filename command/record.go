@@ -1,8 +1,78 @@
 package command
 
-import "github.com/urfave/cli/v2"
+import (
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
 
-// STUB: replaced by the real subcommand.
+	"github.com/urfave/cli/v2"
+
+	"github.com/agc-sarif/agc-sarif/record"
+)
+
+// defaultHookLog is the hook log's place inside the project folder.
+const defaultHookLog = ".agc/hook-log.jsonl"
+
+// recordCommand is `agc-sarif record [--log FILE] [--runtime NAME] -- HOOK-COMMAND...`.
 func recordCommand(env *Env) *cli.Command {
-	return &cli.Command{Name: "record", Hidden: true, Action: func(*cli.Context) error { return usageErrorf("record: not built yet") }}
+	return &cli.Command{
+		Name:      "record",
+		Usage:     "run a hook unchanged and append one record of it to the hook log",
+		ArgsUsage: "-- HOOK-COMMAND [ARG...]",
+		Description: "Runs HOOK-COMMAND (no shell: write `-- sh -c '…'` for one) with the same stdin,\n" +
+			"environment and working folder, passes its stdout, stderr and exit status through, and\n" +
+			"appends one JSON line to the hook log. A log that cannot be written never changes the\n" +
+			"hook's answer. Default log: $CLAUDE_PROJECT_DIR/" + defaultHookLog + ", else ./" + defaultHookLog + ".",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "log", Usage: "hook log `FILE` to append to (default: $AGC_HOOK_LOG, else $CLAUDE_PROJECT_DIR/" + defaultHookLog + ", else ./" + defaultHookLog + ")"},
+			&cli.StringFlag{Name: "runtime", Usage: "`NAME` for the record's runtime field (default: recognised from the hook's input, else claude-code)"},
+		},
+		Action: func(c *cli.Context) error {
+			argv := c.Args().Slice()
+			if len(argv) > 0 && argv[0] == "--" {
+				argv = argv[1:]
+			}
+			if len(argv) == 0 {
+				return usageErrorf("record: no hook command given (usage: agc-sarif record [--log FILE] -- HOOK-COMMAND...)")
+			}
+			signals := make(chan os.Signal, 4)
+			signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+			defer signal.Stop(signals)
+			code, _ := record.Run(c.Context, record.Options{
+				Command: argv,
+				Dir:     env.Dir,
+				Stdin:   env.Stdin,
+				Stdout:  env.Stdout,
+				Stderr:  env.Stderr,
+				Log:     hookLogPath(c.String("log"), env),
+				Runtime: c.String("runtime"),
+				Signals: signals,
+			})
+			if code == ExitOK {
+				return nil
+			}
+			return exit(code, nil)
+		},
+	}
+}
+
+// hookLogPath is the log file to write: flag, $AGC_HOOK_LOG, $CLAUDE_PROJECT_DIR/.agc/…, ./.agc/….
+func hookLogPath(flag string, env *Env) string {
+	p := flag
+	if p == "" && env.Getenv != nil {
+		p = env.Getenv("AGC_HOOK_LOG")
+		if p == "" {
+			if dir := env.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+				p = filepath.Join(dir, defaultHookLog)
+			}
+		}
+	}
+	if p == "" {
+		p = defaultHookLog
+	}
+	if !filepath.IsAbs(p) && env.Dir != "" {
+		p = filepath.Join(env.Dir, p)
+	}
+	return p
 }

@@ -11,11 +11,13 @@ type Record struct {
 	Runtime string   `json:"runtime"` // "claude-code" unless the input says otherwise
 	Command []string `json:"command"` // the hook command line as run
 	// Input is the hook's stdin: the JSON value itself when stdin was JSON, else a JSON string.
-	Input      json.RawMessage `json:"input"`
-	ExitCode   int             `json:"exit_code"` // -1 when killed by a signal or not started
-	Stdout     string          `json:"stdout"`
-	Stderr     string          `json:"stderr"`
-	DurationMS float64         `json:"duration_ms"`
+	Input json.RawMessage `json:"input"`
+	// ExitCode is the hook's exit status: -1 when a signal killed it, 127 (not found) or 126
+	// (not executable) when it could not be started, as a shell reports them.
+	ExitCode   int     `json:"exit_code"`
+	Stdout     string  `json:"stdout"`
+	Stderr     string  `json:"stderr"`
+	DurationMS float64 `json:"duration_ms"`
 	// Signal names the signal that ended the hook ("killed", "terminated"), when one did.
 	Signal string `json:"signal,omitempty"`
 	// TimedOut says the hook was ended by a timeout (a signal from the runtime).
@@ -25,5 +27,8 @@ type Record struct {
 	// StdoutEncoding / StderrEncoding are "base64" when the stream was not valid UTF-8 and is
 	// stored base64-encoded; empty for plain text.
 	StdoutEncoding string `json:"stdout_encoding,omitempty"`
+	// InputEncoding is "base64" when stdin was not valid UTF-8: Input is then a JSON string
+	// holding it base64-encoded.
+	InputEncoding  string `json:"input_encoding,omitempty"`
 	StderrEncoding string `json:"stderr_encoding,omitempty"`
 }

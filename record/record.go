@@ -1,0 +1,72 @@
+// Package record runs one agent hook unchanged — same stdin, environment and working folder,
+// stdout, stderr and exit status passed through as they come — and appends one hooklog.Record
+// of the run to the hook log. It fails open: a log that cannot be written never changes the
+// hook's answer.
+package record
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/agc-sarif/agc-sarif/hooklog"
+)
+
+// Exit statuses a shell would give for a hook that could not be started.
+const (
+	ExitNotExecutable = 126 // found but not executable (permission denied, bad format)
+	ExitNotFound      = 127 // no such command
+	exitSignalBase    = 128 // a hook killed by signal N gives 128+N
+)
+
+// Grace periods after the hook has exited.
+const (
+	// outputGrace is how long the hook's stdout/stderr may stay open after it exited (held by a
+	// child it left running) before the recorder stops reading them.
+	outputGrace = time.Second
+	// stdinGrace is how long the recorder waits for the rest of its stdin when the hook exited
+	// without reading all of it; what came by then is logged.
+	stdinGrace = 250 * time.Millisecond
+	// ctxSignalWait is how long a cancelled context waits for the signal that cancelled it to
+	// arrive on Options.Signals, so that signal (not SIGTERM) is the one forwarded.
+	ctxSignalWait = 50 * time.Millisecond
+)
+
+// Options says what to run and where its streams and record go.
+type Options struct {
+	Command []string  // the hook's argv; Command[0] is looked up in PATH when it has no slash
+	Dir     string    // working folder of the hook; "" = the recorder's
+	Env     []string  // environment of the hook; nil = the recorder's
+	Stdin   io.Reader // passed to the hook and logged as "input"
+	Stdout  io.Writer // receives the hook's stdout as it comes
+	Stderr  io.Writer // receives the hook's stderr, then the recorder's own warnings
+	Log     string    // hook log file to append to
+	// Runtime is the "runtime" field; "" = recognised from the input (claude-code by default).
+	Runtime string
+	// Signals delivers signals the recorder received; each is forwarded to the hook's process
+	// group. nil = none. A SIGTERM received here marks the record timed_out.
+	Signals <-chan os.Signal
+	Now     func() time.Time // clock; nil = time.Now
+}
+
+// Run runs the hook, appends its record to opts.Log and returns the exit status the recorder
+// should end with: the hook's own, 128+N when signal N killed it, 126/127 when it could not be
+// started. The record is returned too. A log write failure is reported on opts.Stderr as one
+// line and changes nothing else.
+func Run(ctx context.Context, opts Options) (int, hooklog.Record) {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	out := run(ctx, opts, now)
+	rec := out.record(opts)
+	if err := hooklog.Append(ctx, opts.Log, rec); err != nil {
+		fmt.Fprintf(opts.Stderr, "agc-sarif record: could not write hook log %s: %v\n", opts.Log, describeLogError(opts.Log, err))
+	}
+	return out.exitStatus(), rec
+}

@@ -1,0 +1,177 @@
+package record
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// outcome is what one run of the hook produced.
+type outcome struct {
+	start    time.Time
+	duration time.Duration
+	stdin    []byte
+	stdout   []byte
+	stderr   []byte
+	exitCode int            // the hook's exit status; -1 when a signal ended it
+	signal   syscall.Signal // the signal that ended the hook, or 0
+	received os.Signal      // the first signal the recorder itself received while the hook ran
+	startErr error          // why the hook could not be started
+	notStart int            // 126 or 127 when startErr is set
+}
+
+// run starts the hook, streams its output, forwards signals and waits for it.
+func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
+	o.start = now()
+	stdout := &tee{out: opts.Stdout}
+	stderr := &tee{out: opts.Stderr}
+	defer func() {
+		o.duration = now().Sub(o.start)
+		o.stdout, o.stderr = stdout.Bytes(), stderr.Bytes()
+	}()
+	if len(opts.Command) == 0 || opts.Command[0] == "" {
+		o.startErr, o.notStart = errors.New("no hook command given"), ExitNotFound
+		fmt.Fprintf(opts.Stderr, "agc-sarif record: %v\n", o.startErr)
+		o.stdin = readAvailable(opts.Stdin)
+		return o
+	}
+	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
+	if errors.Is(cmd.Err, exec.ErrDot) {
+		cmd.Err = nil // a shell runs a hook found through "." in PATH; so do we
+	}
+	cmd.Dir, cmd.Env = opts.Dir, opts.Env
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = procAttr()
+	cmd.WaitDelay = outputGrace
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		o.startErr, o.notStart = fmt.Errorf("could not make a pipe for the hook's stdin: %w", err), ExitNotExecutable
+		return o
+	}
+	cmd.Stdin = pr
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		o.startErr, o.notStart = err, startFailureStatus(err)
+		// Said on the recorder's stderr, as a shell would, but not logged as the hook's stderr.
+		fmt.Fprintf(opts.Stderr, "agc-sarif record: could not run hook %q: %v\n", opts.Command[0], err)
+		o.stdin = readAvailable(opts.Stdin)
+		return o
+	}
+	pr.Close() // the hook holds its own copy; ours would hide that the hook stopped reading
+	fed := feed(opts.Stdin, pw)
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	waitErr := forwardUntilExit(ctx, cmd.Process.Pid, opts.Signals, waited, &o)
+	o.exitCode, o.signal = exitOf(cmd.ProcessState, waitErr)
+
+	select {
+	case <-fed.done:
+	case <-time.After(stdinGrace):
+	}
+	o.stdin = fed.Bytes()
+	return o
+}
+
+// forwardUntilExit passes each signal the recorder receives to the hook's process group until
+// the hook exits, and returns Wait's error. A cancelled ctx counts as a SIGTERM, unless the
+// signal that cancelled it shows up on signals shortly after.
+func forwardUntilExit(ctx context.Context, pid int, signals <-chan os.Signal, waited <-chan error, o *outcome) error {
+	done := ctx.Done()
+	var ctxTimer <-chan time.Time
+	for {
+		select {
+		case err := <-waited:
+			return err
+		case sig := <-signals:
+			forward(pid, sig, o)
+		case <-done:
+			done = nil
+			ctxTimer = time.After(ctxSignalWait)
+		case <-ctxTimer:
+			ctxTimer = nil
+			if o.received == nil {
+				forward(pid, syscall.SIGTERM, o)
+			}
+		}
+	}
+}
+
+// forward sends sig to the hook's process group (to the hook alone if that fails).
+func forward(pid int, sig os.Signal, o *outcome) {
+	if o.received == nil {
+		o.received = sig
+	}
+	s, ok := sig.(syscall.Signal)
+	if !ok {
+		s = syscall.SIGTERM
+	}
+	if err := syscall.Kill(-pid, s); err != nil {
+		_ = syscall.Kill(pid, s)
+	}
+}
+
+// timedOut is the timed_out heuristic: the recorder itself received SIGTERM while the hook ran.
+// Runtimes end a hook that overran its timeout with SIGTERM (then SIGKILL); the recorder cannot
+// tell a timeout from another sender, only that the signal came from outside the hook.
+func timedOut(received os.Signal) bool {
+	return received == syscall.SIGTERM
+}
+
+// exitOf turns the hook's end into its exit code (-1 when a signal ended it) and that signal.
+func exitOf(ps *os.ProcessState, waitErr error) (int, syscall.Signal) {
+	if ps == nil {
+		return -1, 0
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, ws.Signal()
+	}
+	_ = waitErr // ErrWaitDelay: output left open by a child; the exit status still stands
+	return ps.ExitCode(), 0
+}
+
+// startFailureStatus is the status a shell gives for a command that could not be started.
+func startFailureStatus(err error) int {
+	switch {
+	case errors.Is(err, exec.ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return ExitNotFound
+	default:
+		return ExitNotExecutable // EACCES, ENOEXEC and the rest: found but could not be run
+	}
+}
+
+// readAvailable reads stdin for the log when no hook runs, waiting at most stdinGrace.
+func readAvailable(src interface{ Read([]byte) (int, error) }) []byte {
+	if src == nil {
+		return nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil
+	}
+	pr.Close()
+	fed := feed(src, pw)
+	select {
+	case <-fed.done:
+	case <-time.After(stdinGrace):
+	}
+	return fed.Bytes()
+}
+
+// exitStatus is the status the recorder ends with, as a shell would report the hook.
+func (o outcome) exitStatus() int {
+	switch {
+	case o.startErr != nil:
+		return o.notStart
+	case o.signal != 0:
+		return exitSignalBase + int(o.signal)
+	default:
+		return o.exitCode
+	}
+}
