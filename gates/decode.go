@@ -1,13 +1,361 @@
 package gates
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
-// Decode reads one AGC response from JSON and checks it against AGC 0.1.
-// STUB: replaced by the schema-validating decoder.
-func Decode(data []byte) (*Response, []Breach) {
-	var r Response
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, []Breach{{Check: CheckInvalidJSON, Message: err.Error()}}
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects Decode accepts; deeper input is reported
+// as invalid JSON before anything decodes it.
+const MaxDepth = 10000
+
+// maxSchemaBreaches caps the schema breaches reported for one response; the rest are counted.
+const maxSchemaBreaches = 50
+
+// Decode reads one AGC response from JSON and checks it against AGC 0.1 with the embedded schema.
+// It returns nil and the breaches when the response cannot be read (invalid JSON, schema errors,
+// unsupported major version), and the response with warnings otherwise (another 0.x version, a
+// verdict lighter than its findings). Breach lines are 1-based lines within data.
+func Decode(data []byte) (*Response, []Breach) { return defaultValidator.Decode(data) }
+
+// Decode is the package-level Decode with this validator's schema.
+func (v *Validator) Decode(data []byte) (*Response, []Breach) {
+	doc, b := parseJSON(data)
+	if b != nil {
+		return nil, []Breach{*b}
+	}
+	obj, _ := doc.(map[string]any)
+	if s, ok := obj["agc"].(string); ok {
+		if major := leadingDigits(s); major != "" && strings.TrimLeft(major, "0") != "" {
+			return nil, []Breach{{Check: CheckUnsupportedVersion, Pointer: "/agc", Line: lineOf(data, []string{"agc"}),
+				Message: fmt.Sprintf("the response is AGC %s; agc-sarif reads AGC 0.x only, so its verdict is not read", quote(s))}}
+		}
+	}
+	if err := v.schema.Validate(doc); err != nil {
+		return nil, schemaBreaches(data, err)
+	}
+	r, err := build(data)
+	if err != nil { // the schema admits only what build reads; this is a defect, reported as such
+		return nil, []Breach{{Check: CheckSchema, Line: 1, Message: fmt.Sprintf("the response passed the schema but could not be read: %v", err)}}
+	}
+	var out []Breach
+	if r.AGC != "0.1" {
+		out = append(out, Breach{Check: CheckNewerMinorVersion, Pointer: "/agc", Line: lineOf(data, []string{"agc"}),
+			Message: fmt.Sprintf("the response is AGC %s; it was read as AGC 0.1 and fields that %s adds are ignored", quote(r.AGC), r.AGC)})
+	}
+	if h := r.Heaviest(); h.Heavier(r.Verdict) {
+		out = append(out, Breach{Check: CheckVerdictTooLight, Pointer: "/verdict", Line: lineOf(data, []string{"verdict"}),
+			Message: fmt.Sprintf("the response's verdict is %s but a finding's verdict is %s; the response must be at least as heavy as its heaviest finding", r.Verdict, h)})
+	}
+	return r, out
+}
+
+// parseJSON decodes data as one JSON value (numbers kept exact), or returns an invalid-json breach
+// naming the line and what is wrong.
+func parseJSON(data []byte) (any, *Breach) {
+	bad := func(off int, format string, args ...any) *Breach {
+		return &Breach{Check: CheckInvalidJSON, Line: lineAt(data, off), Message: fmt.Sprintf(format, args...)}
+	}
+	start := skipSpace(data, 0)
+	if start == len(data) {
+		return nil, bad(0, "the response is empty: no JSON value")
+	}
+	if off, ok := depthWithin(data, MaxDepth); !ok {
+		return nil, bad(off, "the JSON nests arrays and objects deeper than %d levels", MaxDepth)
+	}
+	if !utf8.Valid(data) {
+		off := invalidUTF8(data)
+		return nil, bad(off, "the JSON is not valid UTF-8 (byte %d)", off+1)
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var doc any
+	if err := d.Decode(&doc); err != nil {
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			off := int(se.Offset) - 1
+			return nil, bad(off, "invalid JSON at line %d, column %d: %s", lineAt(data, off), columnAt(data, off), se.Error())
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, bad(len(data), "invalid JSON: the value is cut short (it never closes)")
+		default:
+			return nil, bad(start, "invalid JSON: %v", err)
+		}
+	}
+	if rest := skipSpace(data, int(d.InputOffset())); rest < len(data) {
+		return nil, bad(rest, "invalid JSON: more text after the JSON value, at line %d, column %d", lineAt(data, rest), columnAt(data, rest))
+	}
+	return doc, nil
+}
+
+// depthWithin reports whether arrays and objects in data nest at most max deep, and if not, the
+// offset where they go deeper.
+func depthWithin(data []byte, max int) (int, bool) {
+	depth, inStr, esc := 0, false, false
+	for i, c := range data {
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			if depth++; depth > max {
+				return i, false
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return 0, true
+}
+
+// invalidUTF8 returns the offset of the first byte of data that is not valid UTF-8.
+func invalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
+}
+
+// columnAt returns the 1-based column (in bytes) of offset off in data.
+func columnAt(data []byte, off int) int {
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return off - (bytes.LastIndexByte(data[:off], '\n') + 1) + 1
+}
+
+func leadingDigits(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
+}
+
+// wireResponse mirrors Response with numbers kept as written, so that a line such as 3.0, which
+// the schema accepts as an integer, still decodes.
+type wireResponse struct {
+	Response
+	Findings []wireFinding `json:"findings"`
+}
+
+type wireFinding struct {
+	Finding
+	Location *wireLocation `json:"location,omitempty"`
+}
+
+type wireLocation struct {
+	Path      string      `json:"path"`
+	Line      json.Number `json:"line"`
+	EndLine   json.Number `json:"end_line"`
+	Column    json.Number `json:"column"`
+	EndColumn json.Number `json:"end_column"`
+}
+
+// build decodes a response that the schema accepted.
+func build(data []byte) (*Response, error) {
+	var w wireResponse
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, err
+	}
+	r := w.Response
+	r.Findings = make([]Finding, len(w.Findings))
+	for i, wf := range w.Findings {
+		f := wf.Finding
+		if l := wf.Location; l != nil {
+			f.Location = &Location{Path: l.Path, Line: toInt(l.Line), EndLine: toInt(l.EndLine),
+				Column: toInt(l.Column), EndColumn: toInt(l.EndColumn)}
+		}
+		r.Findings[i] = f
 	}
 	return &r, nil
+}
+
+// toInt reads a number the schema bounded to 1..2^31-1; 0 when absent.
+func toInt(n json.Number) int {
+	if n == "" {
+		return 0
+	}
+	if i, err := strconv.ParseInt(string(n), 10, 32); err == nil {
+		return int(i)
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || f < 0 || f > 1<<31-1 {
+		return 0
+	}
+	return int(f)
+}
+
+var printer = message.NewPrinter(language.English)
+
+// schemaBreaches turns a schema validation error into one breach per problem, with its pointer
+// and line, sorted by line.
+func schemaBreaches(data []byte, err error) []Breach {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Breach{{Check: CheckSchema, Line: 1, Message: err.Error()}}
+	}
+	var out []Breach
+	seen := map[string]bool{}
+	add := func(tokens []string, msg string, lineTokens []string) {
+		p := pointerString(tokens)
+		if seen[p+"\x00"+msg] {
+			return
+		}
+		seen[p+"\x00"+msg] = true
+		text := p + ": " + msg
+		if p == "" {
+			text = "the response " + msg
+		}
+		out = append(out, Breach{Check: CheckSchema, Pointer: p, Line: lineOf(data, lineTokens), Message: text})
+	}
+	var walk func(e *validationError, depth int)
+	walk = func(e *validationError, depth int) {
+		if len(e.Causes) > 0 && depth < 64 {
+			for _, c := range e.Causes {
+				walk(c, depth+1)
+			}
+			return
+		}
+		loc := e.InstanceLocation
+		switch k := e.ErrorKind.(type) {
+		case *kind.Required:
+			for _, m := range k.Missing {
+				tokens := append(append([]string(nil), loc...), m)
+				add(tokens, fmt.Sprintf("required field %q is missing", m), loc)
+			}
+		default:
+			add(loc, describe(e, data), loc)
+		}
+	}
+	walk(ve, 0)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	if len(out) > maxSchemaBreaches {
+		more := len(out) - maxSchemaBreaches
+		out = append(out[:maxSchemaBreaches], Breach{Check: CheckSchema, Line: out[maxSchemaBreaches].Line,
+			Message: fmt.Sprintf("%d more schema errors in this response are not listed", more)})
+	}
+	return out
+}
+
+// validationError is the schema library's error type.
+type validationError = jsonschema.ValidationError
+
+// describe says in words what is wrong with the value at e's location.
+func describe(e *validationError, data []byte) string {
+	loc := e.InstanceLocation
+	switch k := e.ErrorKind.(type) {
+	case *kind.Type:
+		return fmt.Sprintf("is %s, want %s", article(k.Got), joinOr(k.Want, article))
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			want[i] = fmt.Sprint(w)
+		}
+		return fmt.Sprintf("%s is not one of %s", quoteAny(k.Got), strings.Join(want, ", "))
+	case *kind.Pattern:
+		hint := ""
+		if k.Want == "^[a-z0-9][a-z0-9._-]*$" {
+			hint = " (lower-case letters, digits, '.', '_' and '-', starting with a letter or digit)"
+		} else if strings.HasPrefix(k.Want, "^0") {
+			hint = " (an AGC version such as \"0.1\")"
+		} else if strings.Contains(k.Want, "[^\\s./]") {
+			hint = " (Tool.field, e.g. Bash.command)"
+		} else if strings.Contains(k.Want, "[0-9]{4}") {
+			hint = " (an RFC 3339 time such as 2026-11-30T09:40:00Z)"
+		}
+		return fmt.Sprintf("%s does not match %s%s", quote(k.Got), k.Want, hint)
+	case *kind.MinItems:
+		if len(loc) == 1 && loc[0] == "findings" {
+			return "is empty, but a verdict other than pass needs at least one finding"
+		}
+		return fmt.Sprintf("has %d items, want at least %d", k.Got, k.Want)
+	case *kind.MinLength:
+		return "is empty"
+	case *kind.Minimum:
+		return fmt.Sprintf("is %s, want at least %s", numberAt(data, loc), k.Want.RatString())
+	case *kind.Maximum:
+		return fmt.Sprintf("is %s, want at most %s", numberAt(data, loc), k.Want.RatString())
+	}
+	return e.ErrorKind.LocalizedString(printer)
+}
+
+// numberAt returns the literal of the number at loc in data, shortened for a message.
+func numberAt(data []byte, loc []string) string {
+	off := offsetOf(data, loc)
+	end := skipValue(data, off)
+	if end <= off {
+		return "out of range"
+	}
+	return shorten(string(data[off:end]), 24)
+}
+
+func article(t string) string {
+	switch t {
+	case "object", "array", "integer":
+		return "an " + t
+	case "null":
+		return "null"
+	}
+	return "a " + t
+}
+
+func joinOr(ws []string, f func(string) string) string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = f(w)
+	}
+	return strings.Join(out, " or ")
+}
+
+// quote renders an agent-written string for a message: quoted, escaped, and shortened.
+func quote(s string) string { return strconv.Quote(shorten(s, 60)) }
+
+func quoteAny(v any) string {
+	if s, ok := v.(string); ok {
+		return quote(s)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "a value"
+	}
+	return shorten(string(b), 60)
+}
+
+// shorten cuts s to at most n runes, marking the cut.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
 }
