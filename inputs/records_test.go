@@ -1,0 +1,114 @@
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+type gotRecord struct {
+	Line    int
+	Data    string
+	Problem bool
+}
+
+func scanAll(t testing.TB, in string, max int) []gotRecord {
+	var out []gotRecord
+	err := scanRecords(context.Background(), strings.NewReader(in), max, func(r record) error {
+		out = append(out, gotRecord{r.Line, string(r.Data), r.Problem != ""})
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("scanRecords: %v", err)
+	}
+	return out
+}
+
+func TestScanRecords(t *testing.T) {
+	pretty := "{\n  \"a\": 1,\n  \"b\": \"}\"\n}\n"
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want []gotRecord
+	}{
+		{"empty", "", 0, nil},
+		{"blank lines", "\n\n  \n", 0, nil},
+		{"jsonl", "{\"a\":1}\n{\"b\":2}\n", 0, []gotRecord{{1, `{"a":1}`, false}, {2, `{"b":2}`, false}}},
+		{"crlf", "{\"a\":1}\r\n{\"b\":2}\r\n", 0, []gotRecord{{1, `{"a":1}`, false}, {2, `{"b":2}`, false}}},
+		{"no final newline", "{\"a\":1}", 0, []gotRecord{{1, `{"a":1}`, false}}},
+		{"pretty printed", pretty + pretty, 0, []gotRecord{
+			{1, strings.TrimSpace(pretty), false}, {5, strings.TrimSpace(pretty), false}}},
+		{"braces inside strings", "{\"s\":\"{[\\\"\"}\n", 0, []gotRecord{{1, `{"s":"{[\""}`, false}}},
+		{"cut short then next", "{\"a\":\n{\"b\":2}\n", 0, []gotRecord{{1, "{\"a\":", true}, {2, `{"b":2}`, false}}},
+		{"cut short at end", "{\"a\":1}\n{\"b\":", 0, []gotRecord{{1, `{"a":1}`, false}, {2, `{"b":`, true}}},
+		{"text line passes through", "AGC block: g/r — m\n", 0, []gotRecord{{1, "AGC block: g/r — m", false}}},
+		{"too long", "{\"a\":\"" + strings.Repeat("x", 100) + "\"}\n{\"b\":2}\n", 50, []gotRecord{{1, "", true}, {2, `{"b":2}`, false}}},
+		{"pretty value too long", "{\n\"a\": \"" + strings.Repeat("x", 60) + "\"\n}\n{\"b\":2}\n", 50,
+			[]gotRecord{{1, "{", true}, {2, "", true}, {3, "}", false}, {4, `{"b":2}`, false}}},
+		{"extra closer", "}\n{\"b\":2}\n", 0, []gotRecord{{1, "}", false}, {2, `{"b":2}`, false}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := scanAll(t, tt.in, tt.max)
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d records %+v, want %d %+v", len(got), got, len(tt.want), tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Errorf("record %d = %+v, want %+v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestLineReaderLongLine(t *testing.T) {
+	// A line far longer than the bufio buffer is kept whole when under the limit.
+	long := strings.Repeat("y", 3<<20)
+	got := scanAll(t, "\""+long+"\"\n{}\n", 8<<20)
+	if len(got) != 2 || len(got[0].Data) != len(long)+2 || got[1].Line != 2 {
+		t.Fatalf("long line not kept whole: %d records, first %d bytes", len(got), len(got[0].Data))
+	}
+}
+
+func TestScanRecordsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := scanRecords(ctx, strings.NewReader("{}\n"), 0, func(record) error { return nil })
+	if err == nil {
+		t.Fatal("want the context's error")
+	}
+}
+
+// FuzzScanRecords checks that the splitter never panics, numbers lines in order, never returns
+// a record over the limit, and that every valid one-line JSON value comes back unchanged.
+func FuzzScanRecords(f *testing.F) {
+	for _, s := range []string{"", "{}\n", "{\n}\n", "{\"a\":\n{\"b\":1}", "[[[[", "\"\\", "}}}\n{", "{\"s\":\"\\\"}\"}\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		const max = 1 << 10
+		last := 0
+		err := scanRecords(context.Background(), bytes.NewReader(in), max, func(r record) error {
+			if r.Line < last {
+				t.Fatalf("line %d after %d", r.Line, last)
+			}
+			last = r.Line
+			if len(r.Data) > max+1 {
+				t.Fatalf("record of %d bytes over the limit %d", len(r.Data), max)
+			}
+			if r.Problem == "" && json.Valid(r.Data) && !bytes.Contains(r.Data, []byte("\n")) {
+				if !bytes.Contains(in, r.Data) {
+					t.Fatalf("record %q not in input", r.Data)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
