@@ -89,7 +89,7 @@ func ReadJudgment(msg string) JudgmentResult {
 	j.Response = r
 	if r.Gate.Kind != Judgment {
 		j.Breaches = append(j.Breaches, Breach{Check: CheckJudgmentWrongKind, Pointer: "/gate/kind",
-			Line: last.open + lineOf(body, []string{"gate", "kind"}),
+			Line:    last.open + lineOf(body, []string{"gate", "kind"}),
 			Message: fmt.Sprintf("the ```agc block names gate %q of kind %q; a judging agent's verdict must come from a gate of kind \"judgment\"", r.Gate.ID, r.Gate.Kind)})
 	}
 	for i, l := range lines {
