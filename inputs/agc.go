@@ -1,19 +1,236 @@
 package inputs
 
 import (
+	"bytes"
 	"context"
-	"io"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
-// STUB: replaced by the real reader.
-
+// agcReader reads AGC responses: one JSON document (a response, or an array of responses), JSON
+// lines (one response per line, or pretty-printed values one after another), and lines holding
+// only the text form `AGC <verdict>: <gate>/<rule>[/<target>] — <message>`.
 type agcReader struct{}
 
-func sniffAGC(head []byte) bool { return false }
+// maxAGCRecord is the largest AGC record read whole when Options.MaxRecord is 0: a response is a
+// few kilobytes, so anything near this is not one.
+const maxAGCRecord = 16 << 20
+
+// maxProblemsPerReason caps the problems reported for one file and reason; further records with
+// the same problem are counted as skipped and summed up in one last problem.
+const maxProblemsPerReason = 10
+
+var agcKey = regexp.MustCompile(`"agc"\s*:`)
+
+// sniffAGC recognises a file that starts with a JSON object or array holding an "agc" key, or
+// whose first line is the text form.
+func sniffAGC(head []byte) bool {
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if len(t) == 0 {
+		return false
+	}
+	if t[0] == '{' || t[0] == '[' {
+		if bytes.Contains(t, []byte(`"runs"`)) && bytes.Contains(t, []byte("sarif")) {
+			return false // a SARIF log, perhaps one this tool wrote
+		}
+		return agcKey.Match(t)
+	}
+	line, _, _ := bytes.Cut(t, []byte("\n"))
+	_, ok := gates.ParseText(string(line))
+	return ok
+}
+
+// agcFile is the state of reading one AGC file.
+type agcFile struct {
+	name     string
+	set      *findings.Set
+	problems map[string]int // problems seen per reason
+}
 
 func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	_, err := io.Copy(io.Discard, in.R)
-	return err
+	max := opts.MaxRecord
+	if max <= 0 {
+		max = maxAGCRecord
+	}
+	f := &agcFile{name: in.Name, set: set, problems: map[string]int{}}
+	records := 0
+	err := scanRecords(ctx, in.R, max, func(rec record) error {
+		records++
+		f.record(rec)
+		return nil
+	})
+	f.finish()
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	if records == 0 {
+		set.Problems = append(set.Problems, findings.Problem{Source: findings.Source{File: in.Name},
+			Message: "empty file: no AGC responses"})
+	}
+	return nil
+}
+
+// record reads one record: a response, an array of responses, or a text-form line.
+func (f *agcFile) record(rec record) {
+	src := findings.Source{File: f.name, Line: rec.Line}
+	data := bytes.TrimPrefix(rec.Data, []byte("\xef\xbb\xbf"))
+	switch {
+	case rec.Problem != "":
+		reason := "too long"
+		if bytes.Contains([]byte(rec.Problem), []byte("cut short")) {
+			reason = "cut short"
+		}
+		f.problem(src, reason, rec.Problem)
+	case bytes.IndexByte(data, 0) >= 0:
+		f.problem(src, "binary data", "binary data (a NUL byte), not an AGC response; skipped")
+	case !utf8.Valid(data):
+		f.problem(src, "invalid UTF-8", fmt.Sprintf("not valid UTF-8 (byte %d of the record); skipped", invalidUTF8At(data)+1))
+	case data[0] == '[' && json.Valid(data):
+		f.array(src, data)
+	case data[0] == '{' || data[0] == '[':
+		if !json.Valid(data) || isAGCObject(data) {
+			r, bs := gates.Decode(data)
+			f.add(src, r, bs)
+			return
+		}
+		f.problem(src, "not an AGC response", "a JSON object with none of the AGC fields (agc, gate, verdict, findings); skipped")
+	default:
+		if r, ok := gates.ParseText(string(data)); ok {
+			f.add(src, r, nil)
+			return
+		}
+		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", preview(data)))
+	}
+}
+
+// array reads a JSON array of responses; each element counts as one record at its own line.
+func (f *agcFile) array(src findings.Source, data []byte) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if _, err := d.Token(); err != nil { // json.Valid said yes; cannot happen
+		f.problem(src, "invalid JSON", fmt.Sprintf("could not read the JSON array: %v", err))
+		return
+	}
+	n := 0
+	for ; d.More(); n++ {
+		off := skipJSONSpace(data, int(d.InputOffset()))
+		var e json.RawMessage
+		if err := d.Decode(&e); err != nil {
+			f.problem(src, "invalid JSON", fmt.Sprintf("could not read element %d of the JSON array: %v", n, err))
+			return
+		}
+		esrc := findings.Source{File: src.File, Line: src.Line + bytes.Count(data[:off], []byte{'\n'})}
+		r, bs := gates.Decode(e)
+		f.add(esrc, r, bs)
+	}
+	if n == 0 {
+		f.set.Skip("empty array")
+	}
+}
+
+// add turns one decoded response and its breaches into findings, and counts the record.
+func (f *agcFile) add(src findings.Source, r *gates.Response, bs []gates.Breach) {
+	base := findings.Finding{Source: src}
+	if r != nil && r.Subject != nil {
+		base.EventKey = eventKey(findings.Call{Runtime: r.Subject.Runtime, Event: r.Subject.Event,
+			ToolUseID: r.Subject.ToolUseID, SessionID: r.Subject.SessionID})
+	}
+	n := 0
+	if r != nil {
+		for _, fd := range findings.FromResponse(r, base) {
+			f.set.Add(fd)
+			n++
+		}
+	}
+	for _, b := range bs {
+		f.set.Add(findings.FromBreach(b, base))
+		n++
+	}
+	switch {
+	case n > 0:
+		f.set.Use()
+	case r != nil && r.Verdict == gates.Pass:
+		f.set.Skip("pass verdict")
+	default:
+		f.set.Skip("no findings above pass")
+	}
+}
+
+// problem reports a record that could not be read, at most maxProblemsPerReason times per reason.
+func (f *agcFile) problem(src findings.Source, reason, msg string) {
+	f.problems[reason]++
+	if f.problems[reason] > maxProblemsPerReason {
+		f.set.Skip(reason)
+		return
+	}
+	f.set.Problemf(src, reason, "%s", msg)
+}
+
+// finish sums up the problems that were counted but not listed.
+func (f *agcFile) finish() {
+	for _, reason := range sortedKeys(f.problems) {
+		if n := f.problems[reason] - maxProblemsPerReason; n > 0 {
+			f.set.Problems = append(f.set.Problems, findings.Problem{Source: findings.Source{File: f.name},
+				Message: fmt.Sprintf("%d more records skipped (%s) and not listed", n, reason)})
+		}
+	}
+}
+
+// isAGCObject reports whether a valid JSON object has any of the AGC response fields.
+func isAGCObject(data []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return true // not an object: let Decode say what it is
+	}
+	for _, k := range []string{"agc", "gate", "verdict", "findings"} {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// skipJSONSpace skips whitespace and one separating comma from off.
+func skipJSONSpace(data []byte, off int) int {
+	for off < len(data) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\r' || data[off] == '\n' || data[off] == ',') {
+		off++
+	}
+	return off
+}
+
+// invalidUTF8At returns the offset of the first byte that is not valid UTF-8.
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
+}
+
+// preview shows the start of an unreadable record, escaped and short.
+func preview(data []byte) string {
+	const n = 40
+	s := string(data)
+	if len(data) > n {
+		s = string(bytes.ToValidUTF8(data[:n], nil)) + "…"
+	}
+	return fmt.Sprintf("%q", s)
 }
