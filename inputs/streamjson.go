@@ -1,19 +1,248 @@
 package inputs
 
 import (
+	"bufio"
+	"bytes"
 	"context"
-	"io"
+	"fmt"
+	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
-// STUB: replaced by the real reader.
+// streamJSONReader reads `claude -p --output-format stream-json --verbose` output (one message per
+// line) and the claude-code-action execution file (a JSON array of the same messages):
+// system/hook_response records (all hooks with --include-hook-events), the tool_result of refused
+// calls, tool_use blocks, and the final result message when it holds an ```agc block.
+type streamJSONReader struct {
+	add hookAdder // nil: addHookEventReason
+}
 
-type streamJSONReader struct{}
+// sniffStreamJSON recognises stream-json by its first message, `"type":"system"` with a subtype,
+// either as the first line or as the first element of an array.
+func sniffStreamJSON(head []byte) bool {
+	v := firstValue(head)
+	if len(v) > 0 && v[0] == '[' {
+		i := skipSpace(v, 1)
+		if e := valueEnd(v, i); e > 0 {
+			v = v[i:e]
+		} else {
+			v = v[i:]
+		}
+	}
+	m := members(v, "type", "subtype", "sessionId", "parentUuid")
+	return rawStr(m[0]) == "system" && rawStr(m[1]) != "" && m[2] == nil && m[3] == nil
+}
 
-func sniffStreamJSON(head []byte) bool { return false }
+func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	s := newHookState(in.Name, opts, set, r.add)
+	br := bufio.NewReaderSize(in.R, 64<<10)
+	scan := scanRecords
+	if head, _ := br.Peek(SniffSize); len(head) > 0 {
+		if i := skipSpace(head, 0); i < len(head) && head[i] == '[' {
+			scan = scanArray
+		}
+	}
+	err := scan(ctx, br, opts.MaxRecord, func(rec record) error {
+		s.streamRecord(rec)
+		return nil
+	})
+	s.flushAll()
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return nil
+}
 
-func (streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	_, err := io.Copy(io.Discard, in.R)
-	return err
+// streamRecord reads one stream-json message.
+func (s *hookState) streamRecord(rec record) {
+	if rec.Problem != "" {
+		s.problem(rec)
+		return
+	}
+	d := rec.Data
+	if !bytes.HasPrefix(d, []byte(`{"type":"system","subtype":"hook_started"`)) {
+		s.lastStart.batch = false
+	}
+	if d[0] != '{' {
+		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
+		return
+	}
+	m := members(d, "type", "subtype", "session_id", "timestamp", "message")
+	typ, sub := rawStr(m[0]), rawStr(m[1])
+	if sid := rawStr(m[2]); sid != "" {
+		s.session = sid
+	}
+	if t := rawStr(m[3]); t != "" {
+		s.time = t
+	}
+	switch {
+	case typ == "system" && sub == "init":
+		if cwd := rawStr(members(d, "cwd")[0]); cwd != "" {
+			s.cwd = cwd
+		}
+		s.set.Skip(skipNotHook)
+	case typ == "system" && sub == "hook_started":
+		s.hookStarted(d)
+		s.set.Skip(skipHookStarted)
+	case typ == "system" && sub == "hook_response":
+		s.hookResponse(d, rec.Line)
+	case typ == "assistant":
+		n := toolUses(m[4], func(id, name string, input []byte) { s.calls.add(id, name, input) })
+		if n > 0 {
+			s.set.Skip(skipToolCall)
+		} else {
+			s.set.Skip(skipNotHook)
+		}
+	case typ == "user" && bytes.Contains(d, markToolResult):
+		if !s.streamResults(m[4], rec.Line) {
+			s.set.Skip(skipNotHook)
+		}
+	case typ == "result":
+		s.result(d, rec.Line)
+	default:
+		s.set.Skip(skipNotHook)
+	}
+}
+
+// hookCalls remembers, per hook_id, the tool call a started hook was assigned to.
+func (s *hookState) hookCall(hookID, event, tool string) string {
+	if s.started == nil {
+		s.started = map[string]string{}
+	}
+	if id, ok := s.started[hookID]; ok && hookID != "" {
+		delete(s.started, hookID)
+		return id
+	}
+	if !toolEvents[event] || tool == "" {
+		return ""
+	}
+	c := s.calls.claim(event, tool)
+	if c == nil {
+		return ""
+	}
+	c.mark(event)
+	return c.ID
+}
+
+// hookStarted assigns a starting hook to its tool call: stream-json does not name the call, so
+// the hook goes to the oldest pending call of its tool that has no hook of this event yet.
+// Consecutive starts of the same hook name (several hooks on one event) share one call.
+func (s *hookState) hookStarted(d []byte) {
+	m := members(d, "hook_id", "hook_name", "hook_event")
+	hookID, name := rawStr(m[0]), rawStr(m[1])
+	event, tool := splitHookName(name, rawStr(m[2]))
+	if hookID == "" {
+		return
+	}
+	if s.started == nil {
+		s.started = map[string]string{}
+	}
+	if len(s.started) > maxOpenGroups {
+		clear(s.started)
+	}
+	var id string
+	if s.lastStart.name == name && s.lastStart.batch {
+		id = s.lastStart.call
+	} else {
+		id = s.hookCall("", event, tool)
+	}
+	s.started[hookID] = id
+	s.lastStart = startedHook{name: name, call: id, batch: true}
+}
+
+// hookResponse turns a system/hook_response message into a hook answer in its call's group.
+func (s *hookState) hookResponse(d []byte, line int) {
+	m := members(d, "hook_id", "hook_name", "hook_event", "stdout", "stderr", "exit_code", "outcome", "output")
+	name := rawStr(m[1])
+	event, tool := splitHookName(name, rawStr(m[2]))
+	id := s.hookCall(rawStr(m[0]), event, tool)
+	g := s.group(id, event, name, line, s.time)
+	p := &hookPart{line: line, time: s.time, records: 1}
+	p.a.HasStdout, p.a.Stdout = m[3] != nil, rawStr(m[3])
+	p.a.HasStderr, p.a.Stderr = m[4] != nil, rawStr(m[4])
+	if code, ok := rawInt(m[5]); ok {
+		p.a.HasExit, p.a.ExitCode = true, code
+	}
+	switch rawStr(m[6]) {
+	case "cancelled":
+		p.a.Failed = "cancelled"
+	case "error":
+		if !p.a.HasExit {
+			p.a.Failed = "not-run"
+		}
+	}
+	if !p.a.HasStdout && !p.a.HasStderr && m[7] != nil {
+		p.a.HasStdout, p.a.Stdout = true, rawStr(m[7])
+	}
+	g.parts = append(g.parts, p)
+	if g.key.id == "" || !toolEvents[g.event] {
+		s.flush(g)
+	}
+}
+
+// streamResults reads the tool_result blocks of a user message: a refusal joins its call's group,
+// and each result completes every group of its call (stream-json gives hook responses before it).
+func (s *hookState) streamResults(message []byte, line int) bool {
+	counted := false
+	for _, r := range toolResults(message) {
+		if r.IsError {
+			if ref, ok := parseRefusal(r.Text); ok && ref.Event != "" {
+				g := s.group(r.ID, ref.Event, ref.Event+":"+ref.Tool, line, s.time)
+				if g.tool == "" {
+					g.tool = ref.Tool
+				}
+				g.ref, g.refLine, g.refTime = &ref, line, s.time
+				if !counted {
+					g.refRecords++
+					counted = true
+				}
+			}
+		}
+		s.calls.finish(r.ID)
+		id := r.ID
+		s.flushWhere(func(g *hookGroup) bool { return g.key.id == id })
+	}
+	return counted
+}
+
+// result reads the final result message: its text is a judging agent's final message when it
+// holds an ```agc block. permission_denials only repeat refusals already read from tool results.
+func (s *hookState) result(d []byte, line int) {
+	m := members(d, "result", "uuid", "session_id")
+	text := rawStr(m[0])
+	if !strings.Contains(text, "```agc") {
+		s.set.Skip(skipNoAGCBlock)
+		return
+	}
+	session := rawStr(m[2])
+	if session == "" {
+		session = s.session
+	}
+	base := findings.Finding{Source: s.src(line), Time: s.time,
+		Call: &findings.Call{Runtime: "claude-code", SessionID: session, Cwd: s.cwd}}
+	if u := rawStr(m[1]); u != "" {
+		base.EventKey = "claude-code/" + session + "/result/" + u
+	}
+	resp, breaches := gates.ParseJudgment(text)
+	added := false
+	if resp != nil {
+		for _, f := range findings.FromResponse(resp, base) {
+			s.set.Add(f)
+			added = true
+		}
+	}
+	for _, b := range breaches {
+		s.set.Add(findings.FromBreach(b, base))
+		added = true
+	}
+	switch {
+	case added:
+		s.set.Use()
+	case resp != nil:
+		s.set.Skip(skipJudgmentPass)
+	default:
+		s.set.Skip(skipNoAGCBlock)
+	}
 }

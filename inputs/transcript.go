@@ -1,19 +1,229 @@
 package inputs
 
 import (
+	"bytes"
 	"context"
-	"io"
+	"fmt"
+	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 
-// STUB: replaced by the real reader.
+// transcriptReader reads a Claude Code session transcript, ~/.claude/projects/<project>/<session>.jsonl:
+// hook attachments (hook_success, hook_additional_context, hook_blocking_error, …), the tool_result
+// of calls a PreToolUse hook refused, and the tool_use blocks that say what each call was.
+type transcriptReader struct {
+	add hookAdder // nil: addHookEventReason
+}
 
-type transcriptReader struct{}
+// Byte markers that a record must hold to matter; records without any are skipped undecoded.
+var (
+	markAttachment = []byte(`"attachment"`)
+	markHook       = []byte(`"hook_`)
+	markToolResult = []byte(`"tool_result"`)
+	markToolUse    = []byte(`"tool_use"`)
+)
 
-func sniffTranscript(head []byte) bool { return false }
+// sniffTranscript recognises a transcript by its first record: an object with "type" and the
+// camelCase envelope keys ("sessionId" or "parentUuid") that stream-json does not use.
+func sniffTranscript(head []byte) bool {
+	m := members(firstValue(head), "type", "sessionId", "parentUuid")
+	return rawStr(m[0]) != "" && (m[1] != nil || m[2] != nil)
+}
 
-func (transcriptReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	_, err := io.Copy(io.Discard, in.R)
-	return err
+// firstValue returns the first JSON value of head, or what there is of it when head cuts it.
+func firstValue(head []byte) []byte {
+	i := skipSpace(head, 0)
+	if e := valueEnd(head, i); e > 0 {
+		return head[i:e]
+	}
+	return head[i:]
+}
+
+func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	s := newHookState(in.Name, opts, set, r.add)
+	err := scanRecords(ctx, in.R, opts.MaxRecord, func(rec record) error {
+		s.transcriptRecord(rec)
+		return nil
+	})
+	s.flushAll()
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return nil
+}
+
+// transcriptRecord reads one record of a transcript.
+func (s *hookState) transcriptRecord(rec record) {
+	if rec.Problem != "" {
+		s.closeLoose()
+		s.problem(rec)
+		return
+	}
+	d := rec.Data
+	hookAtt := bytes.Contains(d, markAttachment) && bytes.Contains(d, markHook)
+	result := bytes.Contains(d, markToolResult)
+	use := bytes.Contains(d, markToolUse)
+	if !hookAtt && !result && !use {
+		s.closeLoose()
+		s.set.Skip(skipNotHook)
+		return
+	}
+	if d[0] != '{' {
+		s.closeLoose()
+		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
+		return
+	}
+	m := members(d, "type", "attachment", "message", "sessionId", "session_id", "cwd", "timestamp")
+	typ := rawStr(m[0])
+	if sid := rawStr(m[3]); sid != "" {
+		s.session = sid
+	} else if sid := rawStr(m[4]); sid != "" && s.session == "" {
+		s.session = sid
+	}
+	if cwd := rawStr(m[5]); cwd != "" {
+		s.cwd = cwd
+	}
+	if t := rawStr(m[6]); t != "" {
+		s.time = t
+	}
+	switch typ {
+	case "attachment":
+		if !s.hookAttachment(m[1], rec.Line) {
+			s.closeLoose()
+			s.set.Skip(skipNotHook)
+		}
+	case "user":
+		s.closeLoose()
+		if !s.userResults(m[2], rec.Line) {
+			s.set.Skip(skipNotHook)
+		}
+	case "assistant":
+		s.closeLoose()
+		n := toolUses(m[2], func(id, name string, input []byte) { s.calls.add(id, name, input) })
+		if n > 0 {
+			s.set.Skip(skipToolCall)
+		} else {
+			s.set.Skip(skipNotHook)
+		}
+	default:
+		// api-request-blob, api-request-shape, prompt_snapshot and other copies of what was sent
+		// to the model repeat hook text: never read them as hook records.
+		s.closeLoose()
+		s.set.Skip(skipNotHook)
+	}
+}
+
+// closeLoose emits the groups that wait for nothing more: a hook's records come together, so any
+// other record ends them. PreToolUse groups wait for their call's tool_result (the refusal).
+func (s *hookState) closeLoose() {
+	if len(s.open) == 0 {
+		return
+	}
+	s.flushWhere(func(g *hookGroup) bool { return !g.waitForResult })
+}
+
+// hookAttachment adds a hook_* attachment to its group; false when it is not one.
+func (s *hookState) hookAttachment(att []byte, line int) bool {
+	a := members(att, "type", "hookName", "toolUseID", "hookEvent", "content", "stdout", "stderr",
+		"exitCode", "command", "blockingError")
+	typ := rawStr(a[0])
+	if !strings.HasPrefix(typ, "hook_") {
+		return false
+	}
+	id, name, event := rawStr(a[2]), rawStr(a[1]), rawStr(a[3])
+	if name == "" && event == "" {
+		return false
+	}
+	g := s.group(id, event, name, line, s.time)
+	if pre(g.event) && g.key.id != "" {
+		if c := s.calls.get(g.key.id); c == nil || !c.done {
+			g.waitForResult = true
+		}
+	}
+	part := func() *hookPart {
+		p := &hookPart{line: line, time: s.time, records: 1}
+		p.a.Hook = rawStr(a[8])
+		if code, ok := rawInt(a[7]); ok {
+			p.a.HasExit, p.a.ExitCode = true, code
+		}
+		g.parts = append(g.parts, p)
+		return p
+	}
+	switch typ {
+	case "hook_success":
+		p := part()
+		p.a.HasStdout, p.a.Stdout = a[5] != nil, rawStr(a[5])
+		p.a.HasStderr, p.a.Stderr = a[6] != nil, rawStr(a[6])
+	case "hook_non_blocking_error":
+		p := part()
+		p.a.HasStdout, p.a.Stdout = a[5] != nil, rawStr(a[5])
+		p.a.HasStderr = a[6] != nil
+		p.a.Stderr = strings.TrimPrefix(rawStr(a[6]), "Failed with non-blocking status code: ")
+		if !p.a.HasExit || p.a.ExitCode != 0 && p.a.ExitCode != 2 {
+			p.a.Failed = "crashed"
+		}
+	case "hook_blocking_error":
+		p := part()
+		be := members(a[9], "blockingError", "command")
+		p.a.Blocked, p.a.BlockReason = true, rawStr(be[0])
+		if p.a.Hook == "" {
+			p.a.Hook = rawStr(be[1])
+		}
+		if p.a.Hook != "" && strings.HasPrefix(p.a.BlockReason, "["+p.a.Hook+"]: ") {
+			p.a.HasExit, p.a.ExitCode = true, 2
+			p.a.HasStderr, p.a.Stderr = true, p.a.BlockReason[len(p.a.Hook)+4:]
+		}
+	case "hook_cancelled":
+		part().a.Failed = "cancelled"
+	case "hook_error_during_execution":
+		p := part()
+		p.a.Failed = "not-run"
+		p.a.HasStderr, p.a.Stderr = true, rawStr(a[4])
+	case "hook_additional_context":
+		if g.ctxRecords == 0 {
+			g.ctxLine = line
+		}
+		g.ctxRecords++
+		if len(a[4]) > 0 && a[4][0] == '"' {
+			g.contexts = append(g.contexts, rawStr(a[4]))
+		}
+		arrayElements(a[4], func(el []byte) bool {
+			if c := rawStr(el); c != "" {
+				g.contexts = append(g.contexts, c)
+			}
+			return true
+		})
+	default: // hook_stopped_continuation, hook_system_message, hook_permission_decision, …
+		g.otherRecords++
+	}
+	return true
+}
+
+// pre reports whether an event's hooks run before the tool call (so its refusal follows them).
+func pre(event string) bool { return event == "PreToolUse" || event == "PermissionRequest" }
+
+// userResults reads the tool_result blocks of a user message: refusals join their group, and
+// every result completes its call's PreToolUse groups. It reports whether the record was counted.
+func (s *hookState) userResults(message []byte, line int) bool {
+	counted := false
+	for _, r := range toolResults(message) {
+		if r.IsError {
+			if ref, ok := parseRefusal(r.Text); ok && ref.Event != "" {
+				g := s.group(r.ID, ref.Event, ref.Event+":"+ref.Tool, line, s.time)
+				if g.tool == "" {
+					g.tool = ref.Tool
+				}
+				g.ref, g.refLine, g.refTime = &ref, line, s.time
+				if !counted {
+					g.refRecords++
+					counted = true
+				}
+			}
+		}
+		s.calls.finish(r.ID)
+		id := r.ID
+		s.flushWhere(func(g *hookGroup) bool { return g.key.id == id && pre(g.event) })
+	}
+	return counted
 }

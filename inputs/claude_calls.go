@@ -1,0 +1,236 @@
+package inputs
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// Tool calls of a Claude Code session, kept so that hook records (which name only the call's id)
+// can say which command or file the hook judged.
+
+// Bounds of the call table: memory grows with the calls still relevant to hooks, not with the
+// session. Past maxCalls the oldest calls are forgotten; past maxCallBytes raw inputs are dropped.
+const (
+	maxCalls     = 4096
+	maxCallInput = 64 << 10 // largest raw tool input kept for anchoring
+	maxCallBytes = 32 << 20 // raw inputs kept at once
+)
+
+// toolCall is one tool_use block of an assistant message.
+type toolCall struct {
+	ID, Name          string
+	Command, FilePath string
+	Input             []byte // raw tool input, only when small
+	done              bool   // its tool_result was seen
+	started           map[string]int
+}
+
+// callTable holds the recent tool calls of one session, oldest first.
+type callTable struct {
+	byID  map[string]*toolCall
+	order []string
+	bytes int
+}
+
+func newCallTable() *callTable { return &callTable{byID: map[string]*toolCall{}} }
+
+// add records a tool_use block; a repeated id keeps the first.
+func (t *callTable) add(id, name string, input []byte) {
+	if id == "" || t.byID[id] != nil {
+		return
+	}
+	c := &toolCall{ID: id, Name: name}
+	in := members(input, "command", "file_path", "notebook_path")
+	c.Command = rawStr(in[0])
+	c.FilePath = rawStr(in[1])
+	if c.FilePath == "" {
+		c.FilePath = rawStr(in[2])
+	}
+	if len(input) > 0 && len(input) <= maxCallInput && t.bytes+len(input) <= maxCallBytes {
+		c.Input = bytes.Clone(input)
+		t.bytes += len(input)
+	}
+	t.byID[id] = c
+	t.order = append(t.order, id)
+	for len(t.order) > maxCalls {
+		old := t.byID[t.order[0]]
+		if old != nil {
+			t.bytes -= len(old.Input)
+			delete(t.byID, old.ID)
+		}
+		t.order = t.order[1:]
+	}
+}
+
+// get returns the call with id, or nil.
+func (t *callTable) get(id string) *toolCall { return t.byID[id] }
+
+// finish marks the call's result as seen.
+func (t *callTable) finish(id string) {
+	if c := t.byID[id]; c != nil {
+		c.done = true
+	}
+}
+
+// claim picks the call a stream-json hook of event on tool is about: the oldest call of that tool
+// whose result is not yet seen and that has no hook of this event yet; failing that, the newest
+// pending call of that tool. It returns nil when there is none.
+func (t *callTable) claim(event, tool string) *toolCall {
+	var newest *toolCall
+	for _, id := range t.order {
+		c := t.byID[id]
+		if c == nil || c.done || c.Name != tool {
+			continue
+		}
+		if c.started[event] == 0 {
+			return c
+		}
+		newest = c
+	}
+	return newest
+}
+
+// mark notes that a hook of event was started for c.
+func (c *toolCall) mark(event string) {
+	if c.started == nil {
+		c.started = map[string]int{}
+	}
+	c.started[event]++
+}
+
+// toolUses calls fn for each tool_use block of an assistant message's content.
+func toolUses(message []byte, fn func(id, name string, input []byte)) int {
+	n := 0
+	content := members(message, "content")[0]
+	arrayElements(content, func(el []byte) bool {
+		m := members(el, "type", "id", "name", "input")
+		if rawStr(m[0]) == "tool_use" {
+			fn(rawStr(m[1]), rawStr(m[2]), m[3])
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// toolResult is one tool_result block of a user message, with its text only when it is an error.
+type toolResult struct {
+	ID      string
+	IsError bool
+	Text    string // the result's text when IsError
+}
+
+// toolResults lists the tool_result blocks of a user message's content. The text of results that
+// are not errors is never decoded (it may be megabytes of tool output).
+func toolResults(message []byte) []toolResult {
+	var out []toolResult
+	content := members(message, "content")[0]
+	arrayElements(content, func(el []byte) bool {
+		m := members(el, "type", "tool_use_id", "is_error", "content")
+		if rawStr(m[0]) != "tool_result" {
+			return true
+		}
+		r := toolResult{ID: rawStr(m[1]), IsError: rawBool(m[2])}
+		if r.IsError {
+			r.Text = resultText(m[3])
+		}
+		out = append(out, r)
+		return true
+	})
+	return out
+}
+
+// resultText reads a tool_result's content: a string, or an array of text blocks.
+func resultText(v []byte) string {
+	if len(v) > 0 && v[0] == '"' {
+		return rawStr(v)
+	}
+	var b strings.Builder
+	arrayElements(v, func(el []byte) bool {
+		m := members(el, "type", "text")
+		if rawStr(m[0]) == "text" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(rawStr(m[1]))
+		}
+		return true
+	})
+	return b.String()
+}
+
+// refusal is a tool call refused because of a hook, as the runtime told the model.
+type refusal struct {
+	Event, Tool string
+	Text        string // after "<Event>:<Tool> hook error: "
+	Command     string // the hook command of an exit-2 refusal "[<command>]: <stderr>", else ""
+}
+
+// parseRefusal reads "<Event>:<Tool> hook error: <text>", the tool_result of a call a hook refused.
+func parseRefusal(s string) (refusal, bool) {
+	head, text, ok := strings.Cut(s, " hook error: ")
+	if !ok || strings.ContainsAny(head, " \n") {
+		return refusal{}, false
+	}
+	ev, tool, _ := strings.Cut(head, ":")
+	if ev == "" {
+		return refusal{}, false
+	}
+	r := refusal{Event: ev, Tool: tool, Text: text}
+	if strings.HasPrefix(text, "[") {
+		if i := strings.Index(text, "]: "); i > 1 && !strings.Contains(text[:i], "\n") {
+			r.Command = text[1:i]
+		} else if strings.HasSuffix(text, "]") && !strings.Contains(text, "\n") {
+			r.Command = text[1 : len(text)-1]
+		}
+	}
+	return r, true
+}
+
+// toolEvents are the hook events that run at one tool call (their hookName is "<Event>:<Tool>").
+var toolEvents = map[string]bool{
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true,
+	"PermissionRequest": true, "PermissionDenied": true,
+}
+
+// splitHookName splits "PreToolUse:Bash" into event and tool; the tool is "" for events that do
+// not run at a tool call ("SessionStart:startup").
+func splitHookName(name, event string) (string, string) {
+	ev, rest, _ := strings.Cut(name, ":")
+	if event == "" {
+		event = ev
+	}
+	if !toolEvents[event] {
+		return event, ""
+	}
+	return event, rest
+}
+
+// stdoutAnswer is what a hook's JSON stdout says that matters for grouping records.
+type stdoutAnswer struct {
+	Context string // hookSpecificOutput.additionalContext
+	Denies  bool   // permissionDecision deny, or legacy decision block
+}
+
+// readStdout reads a hook's stdout as Claude Code would when it is JSON.
+func readStdout(s string) stdoutAnswer {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") {
+		return stdoutAnswer{}
+	}
+	var o struct {
+		Decision json.RawMessage `json:"decision"`
+		HSO      struct {
+			PermissionDecision json.RawMessage `json:"permissionDecision"`
+			AdditionalContext  json.RawMessage `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal([]byte(t), &o) != nil {
+		return stdoutAnswer{}
+	}
+	return stdoutAnswer{
+		Context: rawStr(o.HSO.AdditionalContext),
+		Denies:  rawStr(o.HSO.PermissionDecision) == "deny" || rawStr(o.Decision) == "block",
+	}
+}

@@ -1,0 +1,267 @@
+package inputs
+
+import (
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// Several Claude Code records tell of one hook invocation (hook_success, hook_additional_context,
+// the refused call's tool_result): they are gathered in a hookGroup per tool call, event and hook
+// name, and turned into hook events when the group is complete.
+
+// hookAdder turns one hook event into findings in set, or says why it gave none.
+type hookAdder func(ev hookEvent, opts Options, set *findings.Set) (bool, string)
+
+// maxOpenGroups bounds the groups waiting for their tool call's result.
+const maxOpenGroups = 1024
+
+// Skip reasons of the Claude Code readers.
+const (
+	skipNotHook      = "not a hook record"
+	skipToolCall     = "tool call (context for hook records)"
+	skipHookStarted  = "hook started (its response follows)"
+	skipNoAGCBlock   = "final message without an agc block"
+	skipTooLong      = "record too long"
+	skipCutShort     = "record cut short"
+	skipBadJSON      = "invalid JSON"
+	skipJudgmentPass = "pass verdict"
+)
+
+// groupKey identifies one hook invocation across records.
+type groupKey struct{ id, event, name string }
+
+// hookPart is one hook command's own answer inside a group (several hooks may answer one event).
+type hookPart struct {
+	a       gates.HookAnswer
+	line    int
+	time    string
+	records int
+}
+
+// hookGroup gathers the records of the hooks of one event at one tool call.
+type hookGroup struct {
+	key           groupKey
+	event, tool   string
+	session, cwd  string
+	line          int
+	time          string
+	parts         []*hookPart
+	contexts      []string
+	ctxRecords    int
+	ctxLine       int
+	ref           *refusal
+	refRecords    int
+	refLine       int
+	refTime       string
+	otherRecords  int // records that add nothing to the answer (system messages, stops)
+	waitForResult bool
+}
+
+// hookState is what both Claude Code readers keep while reading one file.
+type hookState struct {
+	file    string
+	opts    Options
+	set     *findings.Set
+	add     hookAdder
+	calls   *callTable
+	groups  map[groupKey]*hookGroup
+	open    []*hookGroup // in order of creation
+	session string
+	cwd     string
+	time    string
+
+	// stream-json only: the call each started hook was assigned to, by hook_id, and the last start.
+	started   map[string]string
+	lastStart startedHook
+}
+
+// startedHook is the last system/hook_started message; batch is false once another message came.
+type startedHook struct {
+	name, call string
+	batch      bool
+}
+
+func newHookState(file string, opts Options, set *findings.Set, add hookAdder) *hookState {
+	if add == nil {
+		add = addHookEventReason
+	}
+	return &hookState{file: file, opts: opts, set: set, add: add, calls: newCallTable(), groups: map[groupKey]*hookGroup{}}
+}
+
+func (s *hookState) src(line int) findings.Source { return findings.Source{File: s.file, Line: line} }
+
+// problem reports a record that could not be read.
+func (s *hookState) problem(rec record) {
+	reason := skipCutShort
+	if rec.Data == nil {
+		reason = skipTooLong
+	}
+	s.set.Problemf(s.src(rec.Line), reason, "%s", rec.Problem)
+}
+
+// group returns the open group for the hook record, creating it.
+func (s *hookState) group(id, event, name string, line int, time string) *hookGroup {
+	event, tool := splitHookName(name, event)
+	if !toolEvents[event] {
+		id = "" // lifecycle hooks: their toolUseID is a fresh uuid that no other record shares
+	}
+	k := groupKey{id: id, event: event, name: name}
+	if g := s.groups[k]; g != nil {
+		return g
+	}
+	g := &hookGroup{key: k, event: event, tool: tool, session: s.session, cwd: s.cwd, line: line, time: time}
+	if c := s.calls.get(id); c != nil && g.tool == "" {
+		g.tool = c.Name
+	}
+	s.groups[k] = g
+	s.open = append(s.open, g)
+	if len(s.open) > maxOpenGroups {
+		s.flush(s.open[0])
+	}
+	return g
+}
+
+// flushWhere emits the open groups that match, in order.
+func (s *hookState) flushWhere(match func(*hookGroup) bool) {
+	var keep []*hookGroup
+	var done []*hookGroup
+	for _, g := range s.open {
+		if match(g) {
+			done = append(done, g)
+		} else {
+			keep = append(keep, g)
+		}
+	}
+	if len(done) == 0 {
+		return
+	}
+	s.open = keep
+	for _, g := range done {
+		delete(s.groups, g.key)
+		s.emit(g)
+	}
+}
+
+// flush emits one group now.
+func (s *hookState) flush(g *hookGroup) { s.flushWhere(func(h *hookGroup) bool { return h == g }) }
+
+// flushAll emits every open group (end of input).
+func (s *hookState) flushAll() { s.flushWhere(func(*hookGroup) bool { return true }) }
+
+// emit turns a complete group into hook events and counts its records.
+func (s *hookState) emit(g *hookGroup) {
+	for _, p := range g.answers() {
+		ev := hookEvent{Answer: p.a, Source: s.src(p.line), Time: p.time}
+		ev.Answer.Event, ev.Answer.Tool = g.event, g.tool
+		ev.Call = findings.Call{Runtime: "claude-code", Event: g.event, Tool: g.tool, ToolUseID: g.key.id,
+			SessionID: g.session, Hook: p.a.Hook, Cwd: g.cwd}
+		if c := s.calls.get(g.key.id); c != nil {
+			ev.Call.Command, ev.Call.FilePath, ev.Call.Input = c.Command, c.FilePath, c.Input
+			ev.Answer.ToolInput = c.Input
+		}
+		ok, reason := s.add(ev, s.opts, s.set)
+		if reason == "" {
+			reason = skipNoDecision
+		}
+		for i := 0; i < p.records; i++ {
+			if ok {
+				s.set.Use()
+			} else {
+				s.set.Skip(reason)
+			}
+		}
+	}
+}
+
+// answers splits a group into one answer per hook command, placing the records that belong to no
+// command in particular — additionalContext not found in any stdout, the refusal — with the
+// answer that explains them, or in an answer of their own.
+func (g *hookGroup) answers() []*hookPart {
+	parts := append([]*hookPart(nil), g.parts...)
+	// Contexts already carried by a known stdout belong to that answer.
+	var resid []string
+	for _, c := range g.contexts {
+		found := false
+		for _, p := range parts {
+			if p.a.HasStdout && readStdout(p.a.Stdout).Context == c {
+				found = true
+				break
+			}
+		}
+		if !found {
+			resid = append(resid, c)
+		}
+	}
+	var home *hookPart
+	var bare []*hookPart
+	for _, p := range parts {
+		if !p.a.HasStdout {
+			bare = append(bare, p)
+		}
+	}
+	if len(bare) == 1 {
+		home = bare[0]
+	}
+	newHome := func(line int, time string) *hookPart {
+		if home == nil {
+			home = &hookPart{line: line, time: time}
+			parts = append(parts, home)
+		}
+		return home
+	}
+	if len(resid) > 0 {
+		h := newHome(g.ctxLine, g.time)
+		h.a.AdditionalContext = append(h.a.AdditionalContext, resid...)
+	}
+	if g.ctxRecords > 0 {
+		if len(resid) > 0 || len(parts) == 0 {
+			newHome(g.ctxLine, g.time).records += g.ctxRecords
+		} else {
+			parts[0].records += g.ctxRecords
+		}
+	}
+	if g.ref != nil {
+		var explain []*hookPart
+		for _, p := range parts {
+			if explainsRefusal(p.a, g.ref) {
+				explain = append(explain, p)
+			}
+		}
+		if len(explain) == 0 {
+			explain = []*hookPart{newHome(g.refLine, g.refTime)}
+		}
+		for _, p := range explain {
+			p.a.Refused, p.a.RefusalText = true, g.ref.Text
+			if p.a.Hook == "" {
+				p.a.Hook = g.ref.Command
+			}
+			if p.line == 0 || g.refLine < p.line {
+				p.line = g.refLine
+			}
+			if p.time == "" {
+				p.time = g.refTime
+			}
+		}
+		explain[0].records += g.refRecords
+	}
+	if g.otherRecords > 0 {
+		if len(parts) == 0 {
+			newHome(g.line, g.time)
+		}
+		parts[0].records += g.otherRecords
+	}
+	return parts
+}
+
+// explainsRefusal reports whether a hook's own answer is the one that made the runtime refuse.
+func explainsRefusal(a gates.HookAnswer, r *refusal) bool {
+	switch {
+	case r.Command != "" && a.Hook != "":
+		return a.Hook == r.Command
+	case a.HasExit && a.ExitCode == 2:
+		return true
+	case a.HasStdout:
+		return readStdout(a.Stdout).Denies
+	}
+	return false
+}
