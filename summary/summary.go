@@ -1,0 +1,332 @@
+// Package summary renders findings as the GitHub job summary: GitHub Markdown of at most 1 MiB
+// with totals per verdict and per gate, a pie of verdicts, the heaviest findings linked to their
+// lines, how to fix each contract finding, and what was skipped.
+package summary
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/ghenv"
+)
+
+// Limit is the largest job summary GitHub accepts from one step.
+const Limit = 1 << 20
+
+// DefaultRows is how many findings the table lists unless told otherwise.
+const DefaultRows = 50
+
+// maxListed bounds the problems, skip reasons and left-out notes listed.
+const maxListed = 20
+
+// Input is what the summary shows.
+type Input struct {
+	Findings []findings.Finding
+	Set      *findings.Set // reading counts, skips and problems; may be nil
+	LeftOut  []string      // what was dropped to stay inside GitHub's limits
+	Missing  []string      // inputs that could not be read
+	Failed   []string      // fail-on outcomes found
+	// ServerURL, Repo ("owner/name") and SHA make links to lines; without them paths are plain.
+	ServerURL, Repo, SHA string
+	SARIFFile            string // where the SARIF was written
+	Upload               string // one line on the upload to code scanning ("" when none was tried)
+	MaxRows              int    // rows of the findings table; 0 means DefaultRows
+	Limit                int    // size cap in bytes; 0 means Limit
+}
+
+// Render builds the summary Markdown. It never exceeds the size cap: findings rows stop early,
+// and as a last resort the text is cut at a line and ends with a note.
+func Render(in Input) string {
+	limit := in.Limit
+	if limit <= 0 {
+		limit = Limit
+	}
+	rows := in.MaxRows
+	if rows <= 0 {
+		rows = DefaultRows
+	}
+	fs := append([]findings.Finding(nil), in.Findings...)
+	sortHeaviest(fs)
+
+	var b strings.Builder
+	writeHeader(&b, in, fs)
+	writeTotals(&b, fs)
+	writeGates(&b, fs)
+	// the tail is bounded (maxListed entries of bounded size), so reserve room for it
+	tail := renderTail(in, fs)
+	writeFindings(&b, in, fs, rows, limit-len(tail)-1024)
+	b.WriteString(tail)
+	return capText(b.String(), limit)
+}
+
+// sortHeaviest orders findings by level, verdict, then events, keeping input order otherwise.
+func sortHeaviest(fs []findings.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if a, b := fs[i].Level.Weight(), fs[j].Level.Weight(); a != b {
+			return a > b
+		}
+		if a, b := fs[i].Verdict.Weight(), fs[j].Verdict.Weight(); a != b {
+			return a > b
+		}
+		return fs[i].Count > fs[j].Count
+	})
+}
+
+// tally counts results and events per verdict, contract findings under "contract".
+type tally struct{ results, events int }
+
+func column(f findings.Finding) string {
+	if f.Kind == findings.Contract {
+		return "contract"
+	}
+	return string(f.Verdict)
+}
+
+func count(f findings.Finding) int {
+	if f.Count < 1 {
+		return 1
+	}
+	return f.Count
+}
+
+var columns = []string{string(gates.Block), string(gates.Repaired), string(gates.Steer), "contract"}
+
+func totals(fs []findings.Finding) map[string]tally {
+	t := map[string]tally{}
+	for _, f := range fs {
+		c := t[column(f)]
+		c.results++
+		c.events += count(f)
+		t[column(f)] = c
+	}
+	return t
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func writeHeader(b *strings.Builder, in Input, fs []findings.Finding) {
+	t := totals(fs)
+	fmt.Fprintf(b, "## AGC gates: %s, %s, %s, %s\n\n",
+		plural(t["block"].results, "block", "blocks"), plural(t["repaired"].results, "repair", "repairs"),
+		plural(t["steer"].results, "steer", "steers"), plural(t["contract"].results, "contract finding", "contract findings"))
+	if len(in.Failed) > 0 {
+		var names []string
+		for _, o := range in.Failed {
+			names = append(names, Text(o))
+		}
+		fmt.Fprintf(b, "**Failing** on: %s.\n\n", strings.Join(names, ", "))
+	} else {
+		b.WriteString("Nothing to fail on.\n\n")
+	}
+	if in.SARIFFile != "" {
+		fmt.Fprintf(b, "SARIF: %s. ", Text(in.SARIFFile))
+	}
+	if in.Upload != "" {
+		fmt.Fprintf(b, "Code scanning: %s", Text(in.Upload))
+	}
+	if in.SARIFFile != "" || in.Upload != "" {
+		b.WriteString("\n\n")
+	}
+}
+
+func writeTotals(b *strings.Builder, fs []findings.Finding) {
+	if len(fs) == 0 {
+		b.WriteString("No findings: every gate passed, or no AGC responses were found.\n\n")
+		return
+	}
+	t := totals(fs)
+	b.WriteString("| Verdict | Results | Events |\n|---|--:|--:|\n")
+	for _, c := range columns {
+		fmt.Fprintf(b, "| %s | %d | %d |\n", c, t[c].results, t[c].events)
+	}
+	b.WriteString("\n```mermaid\npie showData title Events by verdict\n")
+	for _, c := range columns {
+		if t[c].events > 0 {
+			fmt.Fprintf(b, "    %q : %d\n", c, t[c].events)
+		}
+	}
+	b.WriteString("```\n\n")
+}
+
+func writeGates(b *strings.Builder, fs []findings.Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	per := map[string]map[string]int{}
+	kind := map[string]string{}
+	var names []string
+	for _, f := range fs {
+		g := f.Gate
+		if g == "" {
+			g = f.RuleID
+		}
+		if per[g] == nil {
+			per[g] = map[string]int{}
+			names = append(names, g)
+			kind[g] = string(f.Kind)
+		}
+		per[g][column(f)] += count(f)
+	}
+	sort.Strings(names)
+	b.WriteString("### By gate (events)\n\n| Gate | Kind | block | repaired | steer | contract |\n|---|---|--:|--:|--:|--:|\n")
+	for i, g := range names {
+		if i == maxListed*5 {
+			fmt.Fprintf(b, "| … %d more gates | | | | | |\n", len(names)-i)
+			break
+		}
+		fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %d |\n", Cell(g), Cell(kind[g]),
+			per[g]["block"], per[g]["repaired"], per[g]["steer"], per[g]["contract"])
+	}
+	b.WriteString("\n")
+}
+
+func writeFindings(b *strings.Builder, in Input, fs []findings.Finding, rows, budget int) {
+	if len(fs) == 0 {
+		return
+	}
+	b.WriteString("### Heaviest findings\n\n| Verdict | Rule | Where | Message | Times |\n|---|---|---|---|--:|\n")
+	shown := 0
+	for _, f := range fs {
+		if shown == rows {
+			break
+		}
+		row := fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Cell(ruleName(f)), where(in, f), Cell(f.Message), count(f))
+		if b.Len()+len(row) > budget {
+			break
+		}
+		b.WriteString(row)
+		shown++
+	}
+	if n := len(fs) - shown; n > 0 {
+		fmt.Fprintf(b, "\n%d more findings are not listed here; all of them are in the SARIF file.\n", n)
+	}
+	b.WriteString("\n")
+}
+
+func ruleName(f findings.Finding) string {
+	if f.Target != "" {
+		return f.RuleID + "/" + f.Target
+	}
+	return f.RuleID
+}
+
+// where is a finding's location as a link to the line at the commit, or plain text.
+func where(in Input, f findings.Finding) string {
+	loc := f.Location
+	if loc == nil || loc.Path == "" {
+		return "—"
+	}
+	text := loc.Path
+	if loc.StartLine > 0 {
+		text = fmt.Sprintf("%s:%d", loc.Path, loc.StartLine)
+	}
+	link := ghenv.BlobURL(in.ServerURL, in.Repo, in.SHA, loc.Path, loc.StartLine)
+	if link == "" {
+		return Cell(text)
+	}
+	// BlobURL escapes every path segment, so the link holds no ")" or space to end it early
+	link = strings.NewReplacer("(", "%28", ")", "%29").Replace(link)
+	return "[" + Cell(text) + "](" + link + ")"
+}
+
+// renderTail renders the contract fixes and what was skipped; its size is bounded.
+func renderTail(in Input, fs []findings.Finding) string {
+	var b strings.Builder
+	writeContract(&b, fs)
+	writeSkipped(&b, in)
+	return b.String()
+}
+
+func writeContract(b *strings.Builder, fs []findings.Finding) {
+	per := map[string]int{}
+	var ids []string
+	for _, f := range fs {
+		if f.Kind != findings.Contract {
+			continue
+		}
+		if per[f.RuleID] == 0 {
+			ids = append(ids, f.RuleID)
+		}
+		per[f.RuleID] += count(f)
+	}
+	if len(ids) == 0 {
+		return
+	}
+	sort.Strings(ids)
+	b.WriteString("### Contract findings: how to fix\n\n")
+	for _, id := range ids {
+		c, ok := gates.LookupCheck(id)
+		if !ok {
+			fmt.Fprintf(b, "- **%s** (%d)\n", Text(id), per[id])
+			continue
+		}
+		// Short and Fix are the project's own Markdown, not agent text
+		fmt.Fprintf(b, "- **%s** (%d): %s  \n  Fix: %s\n", c.ID, per[id], c.Short, c.Fix)
+	}
+	b.WriteString("\n")
+}
+
+func writeSkipped(b *strings.Builder, in Input) {
+	s := in.Set
+	if s == nil && len(in.LeftOut) == 0 && len(in.Missing) == 0 {
+		return
+	}
+	b.WriteString("### Read and skipped\n\n")
+	if s != nil {
+		fmt.Fprintf(b, "%s read, %d used, %d skipped, %d duplicates dropped.\n\n",
+			plural(s.Records, "record", "records"), s.Used, s.Skipped(), s.Duplicates)
+		reasons := s.SkipReasons()
+		for i, r := range reasons {
+			if i == maxListed {
+				fmt.Fprintf(b, "- … %d more reasons\n", len(reasons)-i)
+				break
+			}
+			fmt.Fprintf(b, "- skipped %d: %s\n", s.Skips[r], Cell(r))
+		}
+		if len(reasons) > 0 {
+			b.WriteString("\n")
+		}
+		list(b, "Problems", len(s.Problems), func(i int) string { return s.Problems[i].String() })
+	}
+	list(b, "Not read", len(in.Missing), func(i int) string { return in.Missing[i] })
+	list(b, "Left out to stay inside GitHub's limits", len(in.LeftOut), func(i int) string { return in.LeftOut[i] })
+}
+
+func list(b *strings.Builder, title string, n int, item func(int) string) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(b, "**%s** (%d):\n\n", title, n)
+	for i := 0; i < n; i++ {
+		if i == maxListed {
+			fmt.Fprintf(b, "- … %d more\n", n-i)
+			break
+		}
+		fmt.Fprintf(b, "- %s\n", Cell(item(i)))
+	}
+	b.WriteString("\n")
+}
+
+// capText cuts s to at most limit bytes at a line end, with a closing note, when it is longer.
+func capText(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	const note = "\n\n… the summary was cut here to stay under GitHub's 1 MiB limit; the SARIF file has everything.\n"
+	cut := limit - len(note)
+	if cut < 0 {
+		return ""
+	}
+	if i := strings.LastIndexByte(s[:cut], '\n'); i >= 0 {
+		cut = i
+	}
+	return s[:cut] + note
+}

@@ -1,0 +1,175 @@
+package summary
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const sha = "0123456789abcdef0123456789abcdef01234567"
+
+func sample() Input {
+	set := findings.NewSet()
+	set.Use()
+	set.Use()
+	set.Skip("pass verdict")
+	set.Problemf(findings.Source{File: "logs/hooks.jsonl", Line: 7}, "invalid JSON", "invalid JSON: unexpected end <script>")
+	return Input{
+		Findings: []findings.Finding{
+			{RuleID: "workstream-isolation/main-checkout-access", Gate: "workstream-isolation", Rule: "main-checkout-access",
+				Target: "Bash.command", Kind: findings.RuntimeGate, Verdict: gates.Repaired, Level: findings.Warning,
+				Message: "The command now runs in the workstream.", Count: 3,
+				Location: &findings.Location{Path: ".claude/settings.json", StartLine: 12}},
+			{RuleID: "code-review/sql-injection", Gate: "code-review", Rule: "sql-injection", Kind: findings.JudgmentGate,
+				Verdict: gates.Block, Level: findings.Error, Message: "User input reaches the query | unescaped.", Count: 1,
+				Location: &findings.Location{Path: "src/db.go", StartLine: 40, EndLine: 42}},
+			{RuleID: "agc/repair-with-allow", Gate: "agc", Rule: "repair-with-allow", Kind: findings.Contract,
+				Level: findings.Error, Message: "repair sent with allow", Count: 2,
+				Location: &findings.Location{Path: ".claude/hooks/guard.sh", StartLine: 1}},
+			{RuleID: "style/naming", Gate: "style", Rule: "naming", Kind: findings.JudgmentGate, Verdict: gates.Steer,
+				Level: findings.Note, Message: "Prefer `snake_case` here.", Count: 1,
+				Location: &findings.Location{Path: "src/a b.py", StartLine: 3}},
+		},
+		Set:       set,
+		LeftOut:   []string{"12 notes beyond 5,000 results"},
+		Failed:    []string{"judgment-block", "contract"},
+		ServerURL: "https://github.com", Repo: "octo/repo", SHA: sha,
+		SARIFFile: "agc-results.sarif",
+		Upload:    "uploaded, id 42, processing complete",
+	}
+}
+
+func TestGolden(t *testing.T) {
+	got := Render(sample())
+	p := filepath.Join("testdata", "sample.md")
+	if *update {
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("summary differs from %s (go test -update rewrites it):\n%s", p, got)
+	}
+	for _, must := range []string{
+		"[src/db\\.go\\:40](https://github.com/octo/repo/blob/" + sha + "/src/db.go#L40)",
+		"[src/a b\\.py\\:3](https://github.com/octo/repo/blob/" + sha + "/src/a%20b.py#L3)",
+		"```mermaid\npie showData",
+		"Fix: Send `updatedInput` without `permissionDecision`",
+		"User input reaches the query \\| unescaped",
+		"**Failing** on: judgment\\-block, contract",
+	} {
+		if !strings.Contains(got, must) {
+			t.Errorf("summary lacks %q", must)
+		}
+	}
+}
+
+var rawHTML = regexp.MustCompile(`<[A-Za-z/!?]`)
+
+func TestHostileTextInert(t *testing.T) {
+	hostile := []string{
+		"<img src=x onerror=alert(1)> <script>alert(1)</script> &lt;",
+		"@octocat and @github/security please look",
+		"cell | breaks\n| new | row |\r\nand more",
+		"```\n# Heading\n```",
+		"[click](javascript:alert(1)) ![pixel](https://evil.example/p.png)",
+		"$$\\LaTeX$$ <!-- comment -->",
+	}
+	in := Input{ServerURL: "https://github.com", Repo: "o/r", SHA: sha}
+	for i, m := range hostile {
+		in.Findings = append(in.Findings, findings.Finding{RuleID: "g/r", Gate: "<b>g</b>", Kind: findings.RuntimeGate,
+			Verdict: gates.Block, Level: findings.Error, Message: m, Count: 1, Target: "@admin",
+			Location: &findings.Location{Path: fmt.Sprintf("x)](javascript:alert(%d))<b>.go", i), StartLine: 1}})
+	}
+	got := Render(in)
+	if rawHTML.MatchString(got) {
+		t.Errorf("raw HTML in summary:\n%s", got)
+	}
+	if regexp.MustCompile(`@[A-Za-z0-9]`).MatchString(got) {
+		t.Errorf("pinging @mention in summary:\n%s", got)
+	}
+	if strings.Contains(got, "](javascript") || strings.Contains(got, "![") {
+		t.Errorf("live link or image in summary:\n%s", got)
+	}
+	// every findings row is one line with exactly 6 unescaped pipes
+	for _, line := range strings.Split(got, "\n") {
+		if strings.HasPrefix(line, "| block | g/r") {
+			if n := len(regexp.MustCompile(`(^|[^\\])\|`).FindAllString(line, -1)); n != 6 {
+				t.Errorf("row has %d cell separators: %q", n, line)
+			}
+		}
+	}
+	if n := strings.Count(got, "\n| block | g/r"); n != len(hostile) {
+		t.Errorf("%d rows, want %d", n, len(hostile))
+	}
+	if strings.Count(got, "```") != 2 {
+		t.Errorf("agent text opened a code fence:\n%s", got)
+	}
+}
+
+func TestSizeCap(t *testing.T) {
+	var in Input
+	big := strings.Repeat("x<", 5000)
+	for i := 0; i < 20000; i++ {
+		in.Findings = append(in.Findings, findings.Finding{RuleID: fmt.Sprintf("g%d/r", i), Gate: fmt.Sprintf("g%d", i),
+			Kind: findings.RuntimeGate, Verdict: gates.Block, Level: findings.Error, Message: big, Count: 1,
+			Location: &findings.Location{Path: strings.Repeat("d/", 100) + "f.go", StartLine: i + 1}})
+	}
+	set := findings.NewSet()
+	for i := 0; i < 1000; i++ {
+		set.Problemf(findings.Source{File: big, Line: i}, fmt.Sprint("reason ", i), "%s", big)
+	}
+	in.Set = set
+	in.MaxRows = 1 << 30
+	got := Render(in)
+	if len(got) > Limit {
+		t.Errorf("summary is %d bytes, over %d", len(got), Limit)
+	}
+	if !strings.Contains(got, "more findings are not listed here") {
+		t.Error("no note on left-out rows")
+	}
+	small := Render(Input{Findings: in.Findings[:3], Limit: 200})
+	if len(small) > 200 || !strings.Contains(small, "cut here") {
+		t.Errorf("hard cap: %d bytes %q", len(small), small)
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	got := Render(Input{})
+	if !strings.Contains(got, "No findings") || strings.Contains(got, "mermaid") {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestText(t *testing.T) {
+	tests := map[string]string{
+		"plain words":  "plain words",
+		"a<b>&c":       "a&lt;b&gt;&amp;c",
+		"@user":        "@\u200duser",
+		"x|y\nz":       "x\\|y z",
+		"`code`":       "\\`code\\`",
+		"bell\x07\x00": "bell",
+		"bad\xffutf8":  "badutf8",
+	}
+	for in, want := range tests {
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := Cell(strings.Repeat("a", maxCell+10)); got != strings.Repeat("a", maxCell)+"…" {
+		t.Errorf("Cell did not clip: %d", len(got))
+	}
+}
