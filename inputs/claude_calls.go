@@ -234,3 +234,19 @@ func readStdout(s string) stdoutAnswer {
 		Denies:  rawStr(o.HSO.PermissionDecision) == "deny" || rawStr(o.Decision) == "block",
 	}
 }
+
+// rejectedAnswer reads the stderr Claude Code records for an answer it rejected because
+// hookSpecificOutput.hookEventName named another event: "Failed to run: Hook returned incorrect
+// event name: … Full stdout: <stdout>". The hook did answer (exit 0); the exit status 1 of the
+// record is the runtime's, so the reader restores the stdout and leaves the check to the binding.
+func rejectedAnswer(stderr string) (string, bool) {
+	const failed, wrong, full = "Failed to run: ", "Hook returned incorrect event name", ". Full stdout: "
+	if !strings.HasPrefix(stderr, failed) || !strings.HasPrefix(stderr[len(failed):], wrong) {
+		return "", false
+	}
+	i := strings.Index(stderr, full)
+	if i < 0 {
+		return "", false
+	}
+	return stderr[i+len(full):], true
+}

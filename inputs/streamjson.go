@@ -173,6 +173,10 @@ func (s *hookState) hookResponse(d []byte, line int) {
 			p.a.Failed = "not-run"
 		}
 	}
+	if out, ok := rejectedAnswer(p.a.Stderr); ok && strings.TrimSpace(p.a.Stdout) == "" {
+		p.a.HasExit, p.a.HasStderr, p.a.Stderr, p.a.Failed = false, false, "", ""
+		p.a.HasStdout, p.a.Stdout = true, out
+	}
 	if !p.a.HasStdout && !p.a.HasStderr && m[7] != nil {
 		p.a.HasStdout, p.a.Stdout = true, rawStr(m[7])
 	}

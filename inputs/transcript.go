@@ -160,7 +160,10 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 		p.a.HasStdout, p.a.Stdout = a[5] != nil, rawStr(a[5])
 		p.a.HasStderr = a[6] != nil
 		p.a.Stderr = strings.TrimPrefix(rawStr(a[6]), "Failed with non-blocking status code: ")
-		if !p.a.HasExit || p.a.ExitCode != 0 && p.a.ExitCode != 2 {
+		if out, ok := rejectedAnswer(p.a.Stderr); ok {
+			p.a.HasExit, p.a.HasStderr, p.a.Stderr = false, false, ""
+			p.a.HasStdout, p.a.Stdout = true, out
+		} else if !p.a.HasExit || p.a.ExitCode != 0 && p.a.ExitCode != 2 {
 			p.a.Failed = "crashed"
 		}
 	case "hook_blocking_error":

@@ -1,0 +1,131 @@
+package inputs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// readClaude reads one file with the reader its content is detected as, and checks that every
+// record was counted.
+func readClaude(t *testing.T, path string, opts Options) (*findings.Set, Format) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := data[:min(len(data), SniffSize)]
+	f := Detect(head)
+	r, err := ReaderFor(f)
+	if err != nil {
+		t.Fatalf("%s: detected as %q: %v", path, f, err)
+	}
+	set := findings.NewSet()
+	if err := r.Read(context.Background(), Input{Name: path, R: strings.NewReader(string(data))}, opts, set); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if set.Records != set.Used+set.Skipped() {
+		t.Errorf("%s: %d records but %d used + %d skipped", path, set.Records, set.Used, set.Skipped())
+	}
+	return set, f
+}
+
+// ruleIDs lists the distinct rule ids of a set's findings, sorted.
+func ruleIDs(set *findings.Set) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range set.Findings {
+		if !seen[f.RuleID] {
+			seen[f.RuleID] = true
+			out = append(out, f.RuleID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestSamples(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "samples")
+	tests := []struct {
+		file         string
+		unstructured bool
+		format       Format
+		rules        []string // distinct rule ids, sorted
+		records      int
+		used         int
+		skips        map[string]int
+	}{
+		{file: "yul_README_session-transcript-entries.jsonl", unstructured: true, format: Transcript,
+			rules: []string{"agc/hook-failed-open", "hook/yul"}, records: 2, used: 2},
+		{file: "yul_README_session-transcript-entries.jsonl", unstructured: false, format: Transcript,
+			rules: []string{"agc/hook-failed-open"}, records: 2, used: 1,
+			skips: map[string]int{skipNoAGC: 1}},
+		{file: "yul_bump-00a7cc31_stream-json_hook-events.jsonl", unstructured: true, format: StreamJSON,
+			rules: []string{"agc/hook-failed-open"}, records: 2, used: 1,
+			skips: map[string]int{skipHookStarted: 1}},
+		{file: "claude-code-action_sample-turns.fixture.json", unstructured: true, format: StreamJSON,
+			records: 9, used: 0,
+			skips: map[string]int{skipNotHook: 5, skipToolCall: 3, skipNoAGCBlock: 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			set, f := readClaude(t, filepath.Join(dir, tc.file), Options{IncludeUnstructured: tc.unstructured})
+			if f != tc.format {
+				t.Fatalf("detected %q, want %q", f, tc.format)
+			}
+			if got := ruleIDs(set); strings.Join(got, " ") != strings.Join(tc.rules, " ") {
+				t.Errorf("rules %v, want %v", got, tc.rules)
+			}
+			if set.Records != tc.records || set.Used != tc.used {
+				t.Errorf("records %d used %d, want %d and %d (skips %v)", set.Records, set.Used, tc.records, tc.used, set.Skips)
+			}
+			for reason, n := range tc.skips {
+				if set.Skips[reason] != n {
+					t.Errorf("skips[%q] = %d, want %d (all: %v)", reason, set.Skips[reason], n, set.Skips)
+				}
+			}
+			if len(set.Problems) > 0 {
+				t.Errorf("problems: %v", set.Problems)
+			}
+		})
+	}
+}
+
+// TestSampleDetails checks what the yul records become beyond their rule ids.
+func TestSampleDetails(t *testing.T) {
+	set, _ := readClaude(t, filepath.Join("..", "testdata", "samples", "yul_README_session-transcript-entries.jsonl"), Options{IncludeUnstructured: true})
+	if len(set.Findings) != 2 {
+		t.Fatalf("got %d findings, want 2", len(set.Findings))
+	}
+	crash, block := set.Findings[0], set.Findings[1]
+	if crash.RuleID != "agc/hook-failed-open" { // groups waiting for their call's result come later
+		crash, block = block, crash
+	}
+	if crash.Source.Line != 1 || crash.Call.Tool != "Write" || crash.Call.ToolUseID != "toolu_01NSX9EDCBG15megDu54GHRp" ||
+		crash.Call.SessionID != "8e78af27-6afe-4d9c-a562-baaf77b94169" || crash.Call.Hook != "/home/aman/go/bin/yul" {
+		t.Errorf("crash finding: %+v call %+v", crash, *crash.Call)
+	}
+	if !strings.Contains(crash.Message, "exit status 1") || strings.Contains(crash.Message, "Failed with non-blocking") {
+		t.Errorf("crash message %q", crash.Message)
+	}
+	if block.Source.Line != 2 || block.Verdict != "block" || block.Call.Hook != "/home/aman/Desktop/chains/ai-bump/yul" ||
+		!strings.Contains(block.Message, "org.apache.pdfbox:pdfbox") || block.Time != "2026-07-27T15:00:23.991Z" {
+		t.Errorf("block finding: %+v call %+v", block, *block.Call)
+	}
+}
+
+// TestNotClaude checks that other JSON lines are not taken for Claude Code records.
+func TestNotClaude(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "samples", "damhau_claude_code_tips_permission-review.sample.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sniffTranscript(data) || sniffStreamJSON(data) {
+		t.Errorf("a PermissionRequest hook's own log was detected as a Claude Code transcript or stream-json")
+	}
+}
