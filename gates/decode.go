@@ -43,6 +43,7 @@ func (v *Validator) Decode(data []byte) (*Response, []Breach) {
 				Message: fmt.Sprintf("the response is AGC %s; agc-sarif reads AGC 0.x only, so its verdict is not read", quote(s))}}
 		}
 	}
+	tameNumbers(doc)
 	if err := v.schema.Validate(doc); err != nil {
 		return nil, schemaBreaches(data, err)
 	}
@@ -98,6 +99,58 @@ func parseJSON(data []byte) (any, *Breach) {
 		return nil, bad(rest, "invalid JSON: more text after the JSON value, at line %d, column %d", lineAt(data, rest), columnAt(data, rest))
 	}
 	return doc, nil
+}
+
+// tameNumbers replaces number literals that would cost the schema validator time (it compares
+// numbers as exact rationals: 1e999999 is a million digits) with ones of the same sign and
+// magnitude class, which pass or fail the schema's bounds the same way. It walks without recursion.
+func tameNumbers(doc any) {
+	stack := []any{doc}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if n, ok := e.(json.Number); ok {
+					v[k] = tameNumber(n)
+				} else {
+					stack = append(stack, e)
+				}
+			}
+		case []any:
+			for i, e := range v {
+				if n, ok := e.(json.Number); ok {
+					v[i] = tameNumber(n)
+				} else {
+					stack = append(stack, e)
+				}
+			}
+		}
+	}
+}
+
+// tameNumber returns n, or for a literal longer than 32 bytes or with an exponent beyond ±400, a
+// short number of the same sign on the same side of the schema's bounds (0, 1, 2^31-1).
+func tameNumber(n json.Number) json.Number {
+	s := string(n)
+	_, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	if len(s) <= 32 && (!hasExp || len(strings.TrimLeft(exp, "+-0")) < 3) {
+		return n
+	}
+	f, _ := strconv.ParseFloat(s, 64) // ±Inf on overflow, 0 on underflow
+	switch {
+	case f > 1<<40:
+		return "1e20"
+	case f < -(1 << 40):
+		return "-1e20"
+	case f == 0 && strings.Trim(s, "-+0.eE") != "":
+		if strings.HasPrefix(s, "-") {
+			return "-0.5"
+		}
+		return "0.5"
+	}
+	return json.Number(strconv.FormatFloat(f, 'g', -1, 64))
 }
 
 // depthWithin reports whether arrays and objects in data nest at most max deep, and if not, the
@@ -225,10 +278,16 @@ func schemaBreaches(data []byte, err error) []Breach {
 		return []Breach{{Check: CheckSchema, Line: 1, Message: err.Error()}}
 	}
 	var out []Breach
+	var at [][]string // per breach, the tokens of the value whose line it names
 	seen := map[string]bool{}
+	more := 0 // problems past the ones kept
 	add := func(tokens []string, msg string, lineTokens []string) {
 		p := pointerString(tokens)
 		if seen[p+"\x00"+msg] {
+			return
+		}
+		if len(out) >= 4*maxSchemaBreaches {
+			more++
 			return
 		}
 		seen[p+"\x00"+msg] = true
@@ -236,7 +295,8 @@ func schemaBreaches(data []byte, err error) []Breach {
 		if p == "" {
 			text = "the response " + msg
 		}
-		out = append(out, Breach{Check: CheckSchema, Pointer: p, Line: lineOf(data, lineTokens), Message: text})
+		out = append(out, Breach{Check: CheckSchema, Pointer: p, Message: text})
+		at = append(at, lineTokens)
 	}
 	var walk func(e *validationError, depth int)
 	walk = func(e *validationError, depth int) {
@@ -258,9 +318,12 @@ func schemaBreaches(data []byte, err error) []Breach {
 		}
 	}
 	walk(ve, 0)
+	for i, l := range linesOf(data, at) {
+		out[i].Line = l
+	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	if len(out) > maxSchemaBreaches {
-		more := len(out) - maxSchemaBreaches
+		more += len(out) - maxSchemaBreaches
 		out = append(out[:maxSchemaBreaches], Breach{Check: CheckSchema, Line: out[maxSchemaBreaches].Line,
 			Message: fmt.Sprintf("%d more schema errors in this response are not listed", more)})
 	}

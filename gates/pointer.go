@@ -3,13 +3,15 @@ package gates
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strconv"
 	"strings"
 )
 
 // This file finds where a JSON value stands in the bytes it was decoded from, so that breaches
 // can name the line of the offending value. It is used only after the bytes decoded as JSON, so it
-// can trust their shape; it still never reads past the end and never recurses.
+// can trust their shape; it still never reads past the end, and recurses only as deep as the
+// pointers it looks for.
 
 // pointerString renders JSON pointer tokens as a JSON pointer (RFC 6901): "" is the whole value.
 func pointerString(tokens []string) string {
@@ -167,4 +169,84 @@ func skipValue(data []byte, i int) int {
 		}
 	}
 	return i
+}
+
+// linesOf returns, for each pointer, the line where its value starts in data, or the line of its
+// deepest enclosing value that exists (see lineOf). It reads data once, however many pointers.
+func linesOf(data []byte, pointers [][]string) []int {
+	want := map[string]bool{}
+	for _, p := range pointers {
+		for i := 0; i <= len(p); i++ {
+			want[pointerString(p[:i])] = true
+		}
+	}
+	at := map[string]int{}
+	var walk func(off int, ptr string, depth int)
+	walk = func(off int, ptr string, depth int) {
+		at[ptr] = off
+		if off >= len(data) || depth > 64 {
+			return
+		}
+		switch data[off] {
+		case '{':
+			i := skipSpace(data, off+1)
+			for i < len(data) && data[i] == '"' {
+				end := skipString(data, i)
+				var k string
+				if json.Unmarshal(data[i:end], &k) != nil {
+					return
+				}
+				i = skipSpace(data, end)
+				if i >= len(data) || data[i] != ':' {
+					return
+				}
+				i = skipSpace(data, i+1)
+				if child := ptr + pointerString([]string{k}); want[child] {
+					walk(i, child, depth+1)
+				}
+				i = skipSpace(data, skipValue(data, i))
+				if i >= len(data) || data[i] != ',' {
+					return
+				}
+				i = skipSpace(data, i+1)
+			}
+		case '[':
+			i := skipSpace(data, off+1)
+			for k := 0; i < len(data) && data[i] != ']'; k++ {
+				if child := ptr + "/" + strconv.Itoa(k); want[child] {
+					walk(i, child, depth+1)
+				}
+				i = skipSpace(data, skipValue(data, i))
+				if i >= len(data) || data[i] != ',' {
+					return
+				}
+				i = skipSpace(data, i+1)
+			}
+		}
+	}
+	walk(skipSpace(data, 0), "", 0)
+	// Lines of the offsets found, counted in one pass over data in offset order.
+	out := make([]int, len(pointers))
+	offs := make([]int, len(pointers))
+	for i, p := range pointers {
+		offs[i] = 0
+		for n := len(p); n >= 0; n-- {
+			if off, ok := at[pointerString(p[:n])]; ok {
+				offs[i] = off
+				break
+			}
+		}
+	}
+	order := make([]int, len(pointers))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return offs[order[a]] < offs[order[b]] })
+	line, pos := 1, 0
+	for _, i := range order {
+		line += bytes.Count(data[pos:offs[i]], []byte{'\n'})
+		pos = offs[i]
+		out[i] = line
+	}
+	return out
 }
