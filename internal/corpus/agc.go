@@ -1,0 +1,77 @@
+package corpus
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// agcLines writes AGC responses, one per line, with every verdict, a few invalid lines and a few
+// responses whose verdict is lighter than their finding.
+func (g *gen) agcLines() error {
+	for i := 0; g.left() > 0 && g.err == nil; i++ {
+		g.agcLine(i, false)
+	}
+	return g.err
+}
+
+// agcLine writes response number i; noPass leaves out pass verdicts and breaches (every line is
+// then exactly one finding at a place of its own).
+func (g *gen) agcLine(i int, noPass bool) {
+	r := gateRules[g.rng.IntN(len(gateRules))]
+	x := g.rng.Float64()
+	if noPass {
+		x = 0.40 + 0.55*x
+	}
+	v := "pass"
+	switch {
+	case x < 0.40:
+	case x < 0.60:
+		v = "steer"
+	case x < 0.75:
+		v = "repaired"
+	case x < 0.95:
+		v = "block"
+	case x < 0.97:
+		// Cut short: invalid JSON.
+		g.record([]byte(`{"agc":"0.1","gate":{"id":"` + r.gate + `","kind":"runtime"},"verdict":"block","findings":[{"rule":`))
+		g.st.HookRecords++
+		g.st.Events++
+		g.st.Breaches["agc/invalid-json"]++
+		return
+	default:
+		v = "lighter"
+	}
+	g.st.HookRecords++
+	resp := agcResponse{AGC: "0.1", Gate: agcGate{ID: r.gate, Kind: "runtime"}, Verdict: v, Findings: []agcFinding{}, At: g.now()}
+	g.count(map[string]outcome{"pass": oPass, "steer": oSteer, "repaired": oRepaired, "block": oDeny, "lighter": oSteer}[v])
+	if v != "pass" {
+		f := agcFinding{Rule: r.rule, Message: "The " + r.message, Target: r.target,
+			Location: &agcLocation{Path: fmt.Sprintf("internal/pkg%d/file%d.go", i%97, i), Line: 1 + i%500}}
+		if v == "lighter" {
+			// A steer response with a block finding: read, and breaches the ladder.
+			resp.Verdict, f.Verdict = "steer", "block"
+			g.st.Findings["steer"]--
+			g.st.Findings["block"]++
+			g.st.Breaches["agc/verdict-lighter-than-findings"]++
+		}
+		resp.Findings = append(resp.Findings, f)
+	}
+	b, err := json.Marshal(resp)
+	if err != nil && g.err == nil {
+		g.err = fmt.Errorf("corpus: %w", err)
+	}
+	g.record(b)
+}
+
+// Responses writes n AGC responses, one per line, none of them pass and each at a place of its
+// own, so that they give exactly n findings that do not merge (for SARIF at scale).
+func Responses(w io.Writer, n int, seed int64) (Stats, error) {
+	g := newGen(w, AGC, 0, seed)
+	for i := 0; i < n && g.err == nil; i++ {
+		g.agcLine(i, true)
+	}
+	err := g.flush()
+	g.st.Bytes = g.n
+	return g.st, err
+}
