@@ -126,6 +126,12 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 	var res HookResult
 	if v.failed != "" {
 		res.Decision = "failed"
+		if got, ok := runtimeEventMismatch(a); ok {
+			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
+				Message: fmt.Sprintf("%s hook %s answered with hookSpecificOutput.hookEventName %q: Claude Code rejected the answer (\"Hook returned incorrect event name\"), so %s went ahead unguarded.",
+					orDefault(a.Event, "The"), hookName(a), got, callPhrase(a))})
+			return res
+		}
 		res.Breaches = append(res.Breaches, Breach{Check: CheckHookFailedOpen, Message: failedMessage(a, v.failed)})
 		return res
 	}
@@ -228,6 +234,29 @@ func view(a HookAnswer) answerView {
 	return v
 }
 
+// runtimeEventMismatch reads Claude Code's own report of a rejected event name from the stderr of
+// a non-blocking error ("Hook returned incorrect event name: expected 'A' but got 'B'"), as
+// transcripts record it (with exit code 1, although the hook exited 0).
+func runtimeEventMismatch(a HookAnswer) (string, bool) {
+	const marker = "Hook returned incorrect event name: expected '"
+	i := strings.Index(a.Stderr, marker)
+	if i < 0 || a.HasStdout && strings.TrimSpace(a.Stdout) != "" {
+		return "", false
+	}
+	rest := a.Stderr[i+len(marker):]
+	const got = "' but got '"
+	j := strings.Index(rest, got)
+	if j < 0 {
+		return "", false
+	}
+	rest = rest[j+len(got):]
+	k := strings.IndexByte(rest, '\'')
+	if k < 0 {
+		return "", false
+	}
+	return rest[:k], true
+}
+
 // refusalByExit2 reports whether a refusal text has the "[<command>]: <stderr>" form that only an
 // exit-2 block produces.
 func refusalByExit2(a HookAnswer) bool {
@@ -293,8 +322,8 @@ func (v answerView) responses() ([]*Response, []Breach) {
 		more = append(more, v.a.BlockReason)
 	}
 	more = append(more, v.reason)
-	if v.a.HasStdout && v.out == nil && !v.badJSON {
-		more = append(more, v.a.Stdout)
+	if v.a.HasStdout && !v.badJSON && (v.out == nil || looksAGC(strings.TrimSpace(v.a.Stdout), true)) {
+		more = append(more, v.a.Stdout) // plain text, or an AGC response printed bare instead of as hook JSON
 	}
 	for _, s := range more {
 		r, b, _ := FindResponses(s)
@@ -549,7 +578,11 @@ func (v answerView) unstructured() *Unstructured {
 		if strings.TrimSpace(msg) == "" {
 			msg = "no reason given"
 		}
-		return &Unstructured{Verdict: Block, Message: fmt.Sprintf("Hook %s blocked %s: %s", hookName(a), callPhrase(a), clip(msg))}
+		what := "blocked"
+		if a.Event == "PostToolUse" {
+			what = "blocked after"
+		}
+		return &Unstructured{Verdict: Block, Message: fmt.Sprintf("Hook %s %s %s: %s", hookName(a), what, callPhrase(a), clip(msg))}
 	case v.repairedByAnswer():
 		what := "rewrote the input of"
 		if a.Event == "PostToolUse" {

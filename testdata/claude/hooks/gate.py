@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Test guard hook for the agc-sarif replay scenarios: answers a Claude Code PreToolUse or
+PostToolUse hook the way MODE says, taking one binding path (good or broken) of the AGC contract.
+
+usage: gate.py MODE   (hook input JSON on stdin, as Claude Code sends it)
+"""
+import json, sys
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "pass"
+inp = json.load(sys.stdin)
+event = inp.get("hook_event_name", "PreToolUse")
+tool = inp.get("tool_name", "Bash")
+cmd = (inp.get("tool_input") or {}).get("command", "")
+subject = {"runtime": "claude-code", "event": event, "tool": tool,
+           "tool_use_id": inp.get("tool_use_id", ""), "session_id": inp.get("session_id", "")}
+
+
+def agc(verdict, rule, message, gate="workstream-isolation", kind="runtime", target="Bash.command", **extra):
+    f = {"rule": rule, "message": message, "target": target}
+    f.update(extra)
+    return json.dumps({"agc": "0.1", "gate": {"id": gate, "kind": kind, "version": "1.0.0"},
+                       "verdict": verdict, "findings": [f], "subject": subject})
+
+
+def out(obj, code=0, err=""):
+    if obj is not None:
+        sys.stdout.write(json.dumps(obj))
+    if err:
+        sys.stderr.write(err)
+    sys.exit(code)
+
+
+fixed = cmd.replace("cd /srv/main-checkout && ", "")
+repaired = agc("repaired", "main-checkout-access", "The command now runs in the workstream, not the main checkout.")
+blocked = agc("block", "force-push", "Force-pushing rewrites shared history; push a new branch instead.", gate="git-safety")
+
+if mode == "pre-repair":            # good: updatedInput, no permissionDecision, AGC JSON in additionalContext
+    out({"hookSpecificOutput": {"hookEventName": event, "updatedInput": {"command": fixed}, "additionalContext": repaired}})
+elif mode == "pre-repair-allow":    # broken: repair sent with allow
+    out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "allow",
+                                "updatedInput": {"command": fixed}, "additionalContext": repaired}})
+elif mode == "pre-repair-exit2":    # broken: repaired signalled by exit 2 (AGC JSON on stderr)
+    out(None, 2, repaired)
+elif mode == "pre-repaired-no-input":  # broken: repaired verdict without updatedInput
+    out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": repaired}})
+elif mode == "pre-deny":            # good: block via JSON deny, AGC JSON in additionalContext
+    out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
+                                "permissionDecisionReason": "AGC block: git-safety/force-push/Bash.command — Force-pushing rewrites shared history; push a new branch instead.",
+                                "additionalContext": blocked}})
+elif mode == "pre-exit2-agc":       # good: block via exit 2 with the AGC JSON on stderr
+    out(None, 2, blocked)
+elif mode == "pre-exit2-plain":     # unstructured: exit 2 with plain stderr, no AGC
+    out(None, 2, "force-push is not allowed here\n")
+elif mode == "pre-block-through":   # broken: block verdict, exit 0 without deny
+    out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": blocked}})
+elif mode == "pre-steer":           # good: steer via the text form in additionalContext
+    out({"hookSpecificOutput": {"hookEventName": event, "additionalContext":
+         "AGC steer: test-hygiene/prefer-make-target/Bash.command — Run `make test` so the race detector is on."}})
+elif mode == "pre-event-mismatch":  # broken: hookEventName does not match the event
+    out({"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny",
+                                "permissionDecisionReason": "force-push", "additionalContext": blocked}})
+elif mode == "pre-crash":           # broken: the guard crashes (exit 1) and fails open
+    sys.stderr.write("Traceback (most recent call last):\n  File \"gate.py\", line 1\nKeyError: 'policy'\n")
+    sys.exit(1)
+elif mode == "post-repair":         # good: updatedToolOutput + AGC JSON in additionalContext
+    out({"hookSpecificOutput": {"hookEventName": event,
+                                "updatedToolOutput": {"stdout": "API_KEY=[redacted]\n", "stderr": "", "interrupted": False, "isImage": False},
+                                "additionalContext": agc("repaired", "secret-in-output", "A secret in the command output was redacted before the model saw it.", gate="secret-scan")}})
+elif mode == "post-repair-no-output":  # broken: repaired without updatedToolOutput
+    out({"hookSpecificOutput": {"hookEventName": event,
+                                "additionalContext": agc("repaired", "secret-in-output", "A secret in the command output was redacted before the model saw it.", gate="secret-scan")}})
+elif mode == "post-block":          # good: decision block + reason, AGC JSON in additionalContext
+    out({"decision": "block", "reason": "AGC block: secret-scan/secret-in-output/Bash.command — The output holds a secret; rotate it.",
+         "hookSpecificOutput": {"hookEventName": event,
+                                "additionalContext": agc("block", "secret-in-output", "The output holds a secret; rotate it.", gate="secret-scan")}})
+elif mode == "post-block-no-decision":  # broken: block verdict without top-level decision
+    out({"hookSpecificOutput": {"hookEventName": event,
+                                "additionalContext": agc("block", "secret-in-output", "The output holds a secret; rotate it.", gate="secret-scan")}})
+elif mode == "post-no-agc":         # broken: blocks without any AGC JSON in additionalContext
+    out({"decision": "block", "reason": "The output holds a secret; rotate it."})
+elif mode == "pass":
+    out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "main-checkout-access", "ok")}})
+else:
+    sys.stderr.write("gate.py: unknown mode %r\n" % mode)
+    sys.exit(1)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Regenerate the Claude Code replay records of testdata/claude/<scenario>/ (see README.md).
+# usage: testdata/claude/regen.sh [SCENARIO...]   (default: every folder with a scenario.json)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+replay=${CLAUDE_REPLAY:-/work/shared/tools/claude-replay}
+cd "$here"
+scenarios=("$@")
+((${#scenarios[@]})) || mapfile -t scenarios < <(for d in */scenario.json; do dirname "$d"; done)
+for s in "${scenarios[@]}"; do
+  proj=/tmp/agc-replay/$s
+  rm -rf "$proj"; mkdir -p "$proj/.claude"
+  cp -r "$here/hooks" "$proj/hooks"
+  cp "$here/$s/settings.json" "$proj/.claude/settings.json"
+  out=$(mktemp -d)
+  "$replay" "$here/$s/scenario.json" "$proj" "$out" || echo "$s: claude exited $?" >&2
+  cp "$out/stream.jsonl" "$here/$s/stream.jsonl"
+  cp "$out/session.jsonl" "$here/$s/session.jsonl" 2>/dev/null || echo "$s: no session transcript" >&2
+  if [[ -f $proj/hook-log.jsonl ]]; then cp "$proj/hook-log.jsonl" "$here/$s/hook-log.jsonl"; else rm -f "$here/$s/hook-log.jsonl"; fi
+  rm -rf "$out"
+  echo "$s: done"
+done
