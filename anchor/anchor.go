@@ -1,0 +1,416 @@
+// Package anchor gives every finding a place in the repository: its own location made
+// repo-relative, else the file its tool call touched (at the lines where the edit now stands),
+// else the line of .claude/settings.json that configures the hook, else a documented fallback
+// file. It maps absolute, worktree and Windows-style paths back to repo-relative ones and never
+// lets a path leave the repository.
+package anchor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// Options configure an Anchorer.
+type Options struct {
+	Root        string   // repository root (absolute, symlinks resolved)
+	ProjectDirs []string // other roots the agent used: CLAUDE_PROJECT_DIR, record cwds (absolute)
+	Fallback    string   // repo-relative fallback file; "" → the documented chain
+	// Workflow is the running workflow file, repo-relative (".github/workflows/ci.yml") or as
+	// GITHUB_WORKFLOW_REF gives it ("owner/repo/.github/workflows/ci.yml@refs/heads/main").
+	Workflow string
+}
+
+// Anchorer anchors findings in one repository. It is safe for concurrent use.
+type Anchorer struct {
+	root     string   // resolved root
+	exact    []string // roots that map exactly: the root as given and resolved, git work trees
+	guess    []string // other roots the agent used
+	settings []*settings
+	fallback []string // fallback files, in order, before the "any tracked file" step
+	mu       sync.Mutex
+	files    map[string]*file
+	tracked  *string // first tracked file, once looked up ("" when none)
+}
+
+// New prepares an Anchorer: it resolves the root, reads the repository's git work trees and its
+// .claude/settings.json and settings.local.json once. File contents are read lazily.
+func New(opts Options) (*Anchorer, error) {
+	if opts.Root == "" {
+		return nil, fmt.Errorf("anchor: no repository root")
+	}
+	abs, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("anchor: root %s: %w", opts.Root, err)
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("anchor: root %s: %w", opts.Root, err)
+	}
+	a := &Anchorer{root: root, files: map[string]*file{}}
+	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
+	for _, w := range worktreeRoots(root) {
+		exact = append(exact, filepath.ToSlash(w))
+		if r, err := filepath.EvalSymlinks(w); err == nil {
+			exact = append(exact, filepath.ToSlash(r))
+		}
+	}
+	a.exact = uniqueLongestFirst(exact)
+	for _, d := range opts.ProjectDirs {
+		if d = slash(strings.TrimSpace(d)); isAbs(d) {
+			a.guess = append(a.guess, cleanAbs(d))
+		}
+	}
+	a.guess = uniqueLongestFirst(a.guess)
+	for _, rel := range settingsFiles {
+		if r, ok := a.resolve(rel); ok && r == rel {
+			if f := a.read(rel); f.hasText {
+				a.settings = append(a.settings, parseSettings(rel, f.text))
+			}
+		}
+	}
+	if fb := strings.TrimSpace(opts.Fallback); fb != "" {
+		a.fallback = append(a.fallback, fb)
+	}
+	a.fallback = append(a.fallback, ".claude/settings.json")
+	if wf := workflowFile(opts.Workflow); wf != "" {
+		a.fallback = append(a.fallback, wf)
+	}
+	a.fallback = append(a.fallback, "README.md")
+	return a, nil
+}
+
+// uniqueLongestFirst drops duplicates and empty roots and sorts the rest longest first.
+func uniqueLongestFirst(roots []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range roots {
+		if r == "" || seen[r] {
+			continue
+		}
+		seen[r] = true
+		out = append(out, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// workflowFile reads the running workflow's path from a repo-relative path or a
+// GITHUB_WORKFLOW_REF value ("owner/repo/.github/workflows/ci.yml@refs/…").
+func workflowFile(w string) string {
+	w = strings.TrimSpace(w)
+	if i := strings.LastIndex(w, "@"); i >= 0 {
+		w = w[:i]
+	}
+	if i := strings.Index(w, ".github/workflows/"); i >= 0 {
+		return w[i:]
+	}
+	return ""
+}
+
+// Anchor returns f with a repo-relative Location of an existing file, clamped to its lines, by
+// the chain in the package comment. Anchored says why the place is not where the event happened;
+// a path that was refused is kept in the message.
+func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
+	cwd := ""
+	if f.Call != nil {
+		cwd = f.Call.Cwd
+	}
+	var why []string // why earlier steps of the chain did not give the place
+	if f.Location != nil && strings.TrimSpace(f.Location.Path) != "" {
+		given := f.Location.Path
+		rel, ok := a.Path(given, cwd)
+		switch {
+		case !ok:
+			f.Message = refused(f.Message, "location", given)
+			why = append(why, "its own location lies outside the repository")
+		case !a.isFile(rel):
+			why = append(why, fmt.Sprintf("its own location %s is not a file in the checkout", rel))
+		default:
+			loc := *f.Location
+			loc.Path = rel
+			a.clamp(&loc)
+			f.Location = &loc
+			f.Anchored = ""
+			return f
+		}
+	}
+	if f.Call != nil {
+		if fp := callFile(f.Call); fp != "" {
+			rel, ok := a.Path(fp, cwd)
+			switch {
+			case !ok:
+				f.Message = refused(f.Message, "file", fp)
+				why = append(why, "the file the call touched lies outside the repository")
+			case !a.isFile(rel):
+				why = append(why, fmt.Sprintf("the file the call touched, %s, is not in the checkout", rel))
+			default:
+				return a.touched(f, rel, why)
+			}
+		} else {
+			why = append(why, "the call touched no file")
+		}
+	} else if f.Location == nil {
+		why = append(why, "the finding names no file")
+	}
+	if hookish(f) {
+		hook, event := "", ""
+		if f.Call != nil {
+			hook, event = f.Call.Hook, f.Call.Event
+		}
+		if s, line, ok := findHook(a.settings, hook, event); ok {
+			return a.place(f, s.rel, line, fmt.Sprintf("Anchored to the hook's line in %s: %s.", s.rel, strings.Join(why, "; ")))
+		}
+		for _, s := range a.settings {
+			if s.hooksLine > 0 {
+				if hook != "" {
+					why = append(why, "the hook's command is not in the settings")
+				}
+				return a.place(f, s.rel, s.hooksLine, fmt.Sprintf("Anchored to the \"hooks\" line of %s: %s.", s.rel, strings.Join(why, "; ")))
+			}
+		}
+	}
+	rel := a.fallbackFile()
+	if len(why) == 0 {
+		why = append(why, "the finding names no file")
+	}
+	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the fallback file: %s.", rel, strings.Join(why, "; ")))
+}
+
+// touched anchors f in the file its call touched, at the lines where the call's new text now
+// stands, else at line 1.
+func (a *Anchorer) touched(f findings.Finding, rel string, why []string) findings.Finding {
+	file := a.read(rel)
+	if file.hasText {
+		for _, s := range newTexts(f.Call.Input) {
+			if start, end, ok := findText(file.text, s); ok {
+				loc := &findings.Location{Path: rel, StartLine: start}
+				if end > start {
+					loc.EndLine = end
+				}
+				a.clamp(loc)
+				f.Location = loc
+				f.Anchored = ""
+				if len(why) > 0 {
+					f.Anchored = fmt.Sprintf("Anchored to %s, the file the call touched: %s.", rel, strings.Join(why, "; "))
+				}
+				return f
+			}
+		}
+	}
+	reason := "the call's new text is not in the checked-out file"
+	if len(newTexts(f.Call.Input)) == 0 {
+		reason = "the call wrote no text to find"
+	}
+	why = append(why, reason)
+	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the file the call touched: %s.", rel, strings.Join(why, "; ")))
+}
+
+// place sets f's location to line of rel with the given Anchored sentence.
+func (a *Anchorer) place(f findings.Finding, rel string, line int, anchored string) findings.Finding {
+	loc := &findings.Location{Path: rel, StartLine: line}
+	a.clamp(loc)
+	f.Location = loc
+	f.Anchored = anchored
+	return f
+}
+
+// hookish reports whether a finding came from a hook, so that the hook's settings line is a
+// fitting place for it.
+func hookish(f findings.Finding) bool {
+	if f.Kind == findings.RuntimeGate || f.Kind == findings.Unstructured {
+		return true
+	}
+	return f.Call != nil && (f.Call.Hook != "" || f.Call.Event != "")
+}
+
+// refused keeps a refused path in the message, so that nothing the gate said is lost.
+func refused(msg, what, p string) string {
+	if strings.Contains(msg, p) {
+		return msg
+	}
+	return fmt.Sprintf("%s (%s %s is outside the repository)", strings.TrimRight(msg, " "), what, p)
+}
+
+// callFile is the file a tool call touched: Call.FilePath, else file_path or notebook_path of
+// its input.
+func callFile(c *findings.Call) string {
+	if c.FilePath != "" {
+		return c.FilePath
+	}
+	if len(c.Input) == 0 {
+		return ""
+	}
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	if json.Unmarshal(c.Input, &in) != nil {
+		return ""
+	}
+	if in.FilePath != "" {
+		return in.FilePath
+	}
+	return in.NotebookPath
+}
+
+// newTexts are the texts a call wrote, to be found in the file: Edit new_string, MultiEdit
+// edits[].new_string, Write content, NotebookEdit new_source.
+func newTexts(input []byte) []string {
+	if len(input) == 0 {
+		return nil
+	}
+	var in struct {
+		NewString string `json:"new_string"`
+		Content   string `json:"content"`
+		NewSource string `json:"new_source"`
+		Edits     []struct {
+			NewString string `json:"new_string"`
+		} `json:"edits"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return nil
+	}
+	var out []string
+	for _, s := range []string{in.NewString, in.Content, in.NewSource} {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	for _, e := range in.Edits {
+		if strings.TrimSpace(e.NewString) != "" {
+			out = append(out, e.NewString)
+		}
+	}
+	return out
+}
+
+// clamp keeps a location inside its file: lines between 1 and the file's length, an end line
+// not before the start, and columns only when they fit the lines they name.
+func (a *Anchorer) clamp(loc *findings.Location) {
+	f := a.read(loc.Path)
+	n := f.lines
+	if n < 1 {
+		n = 1
+	}
+	moved := false
+	if loc.StartLine < 1 {
+		loc.StartLine, moved = 1, true
+	}
+	if loc.StartLine > n {
+		loc.StartLine, moved = n, true
+	}
+	if loc.EndLine > n {
+		loc.EndLine, moved = n, true
+	}
+	if loc.EndLine != 0 && loc.EndLine < loc.StartLine {
+		loc.EndLine, moved = 0, true
+	}
+	if loc.EndLine == loc.StartLine {
+		loc.EndLine = 0
+	}
+	if moved || !a.columnsFit(f, loc) {
+		loc.StartCol, loc.EndCol = 0, 0
+	}
+}
+
+// columnsFit reports whether a location's columns are consistent with its lines.
+func (a *Anchorer) columnsFit(f *file, loc *findings.Location) bool {
+	if loc.StartCol == 0 && loc.EndCol == 0 {
+		return true
+	}
+	if loc.StartCol < 1 || loc.EndCol < 0 {
+		return false
+	}
+	end := loc.EndLine
+	if end == 0 {
+		end = loc.StartLine
+	}
+	if loc.EndCol > 0 && end == loc.StartLine && loc.EndCol < loc.StartCol {
+		return false
+	}
+	if !f.hasText {
+		return true
+	}
+	if loc.StartCol > utf16Len(lineText(f.text, loc.StartLine))+1 {
+		return false
+	}
+	return loc.EndCol == 0 || loc.EndCol <= utf16Len(lineText(f.text, end))+1
+}
+
+// fallbackFile is the first existing file of the fallback chain: the Fallback option,
+// .claude/settings.json, the running workflow file, README.md, the first tracked file, and
+// README.md when the repository has no file at all.
+func (a *Anchorer) fallbackFile() string {
+	for _, fb := range a.fallback {
+		if rel, ok := a.Path(fb, ""); ok && a.isFile(rel) {
+			return rel
+		}
+	}
+	if t := a.firstTracked(); t != "" {
+		return t
+	}
+	return "README.md"
+}
+
+// firstTracked is the first file git tracks (in git's order), or, without git, the first
+// regular file found walking the root in lexical order; looked up once.
+func (a *Anchorer) firstTracked() string {
+	a.mu.Lock()
+	done := a.tracked != nil
+	a.mu.Unlock()
+	if done {
+		return *a.tracked
+	}
+	found := ""
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "-C", a.root, "ls-files", "-z").Output()
+	if err == nil {
+		for _, p := range strings.Split(string(out), "\x00") {
+			if rel, ok := a.Path(p, ""); ok && a.isFile(rel) {
+				found = rel
+				break
+			}
+		}
+	} else {
+		found = a.walkFirst()
+	}
+	a.mu.Lock()
+	a.tracked = &found
+	a.mu.Unlock()
+	return found
+}
+
+// walkFirst finds the first regular file under the root in lexical order, outside .git.
+func (a *Anchorer) walkFirst() string {
+	found := ""
+	stop := fmt.Errorf("found")
+	_ = filepath.WalkDir(a.root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		if d.Type().IsRegular() {
+			rel, err := filepath.Rel(a.root, p)
+			if err == nil {
+				found = path.Clean(filepath.ToSlash(rel))
+				return stop
+			}
+		}
+		return nil
+	})
+	return found
+}

@@ -1,0 +1,347 @@
+package anchor
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+const settingsJSON = `{
+  "permissions": {"allow": ["Bash(git status)"]},
+  "hooks": {
+    "PreToolUse": [
+      {
+        "matcher": "Bash",
+        "hooks": [
+          {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/scripts/guard.sh"}
+        ]
+      },
+      {
+        "matcher": "Edit|Write",
+        "hooks": [
+          {"type": "command", "command": "agc-sarif record -- python3 scripts/edit_guard.py --strict"}
+        ]
+      }
+    ],
+    "PostToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "scripts/post.sh"}]}
+    ]
+  }
+}
+`
+
+const aGo = `package a
+
+func A() int {
+	x := 1
+	return x
+}
+
+func B() {}
+
+// end
+`
+
+func gitCmd(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t",
+		"GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func writeFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testRepo makes a git repository with settings, a source file, symlinks in and out, and a
+// linked work tree outside it; it returns the root and the work tree.
+func testRepo(t *testing.T) (string, string) {
+	t.Helper()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(base, "repo")
+	writeFile(t, root, ".claude/settings.json", settingsJSON)
+	writeFile(t, root, "src/a.go", aGo)
+	writeFile(t, root, "README.md", "# r\n")
+	outside := filepath.Join(base, "outside")
+	writeFile(t, outside, "secret.txt", "s\n")
+	if err := os.Symlink(outside, filepath.Join(root, "link-out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("src", filepath.Join(root, "link-in")); err != nil {
+		t.Fatal(err)
+	}
+	gitCmd(t, root, "init", "-q", "-b", "main")
+	gitCmd(t, root, "add", "-A")
+	gitCmd(t, root, "commit", "-q", "-m", "init")
+	wt := filepath.Join(base, "wt-feature")
+	gitCmd(t, root, "worktree", "add", "-q", wt)
+	return root, wt
+}
+
+func newAnchorer(t *testing.T, opts Options) *Anchorer {
+	t.Helper()
+	a, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestPath(t *testing.T) {
+	root, wt := testRepo(t)
+	a := newAnchorer(t, Options{Root: root, ProjectDirs: []string{"/home/dev/proj", `C:\Users\dev\proj`}})
+	tests := []struct {
+		p, cwd string
+		want   string // "" = refused
+	}{
+		{"src/a.go", "", "src/a.go"},
+		{"./src//a.go", "", "src/a.go"},
+		{root + "/src/a.go", "", "src/a.go"},
+		{"file://" + root + "/src/a.go", "", "src/a.go"},
+		{root + "/.claude/worktrees/agent-1/src/a.go", "", "src/a.go"},
+		{".claude/worktrees/agent-1/src/a.go", "", "src/a.go"},
+		{"/home/someone/elsewhere/.claude/worktrees/x/src/a.go", "", "src/a.go"},
+		{wt + "/src/a.go", "", "src/a.go"},
+		{"/home/dev/proj/src/a.go", "", "src/a.go"},
+		{`C:\Users\dev\proj\src\a.go`, "", "src/a.go"},
+		{`c:\users\DEV\proj\src\a.go`, "", "src/a.go"},
+		{`src\a.go`, "", "src/a.go"},
+		{"a.go", root + "/src", "src/a.go"},
+		{"a.go", wt + "/src", "src/a.go"},
+		{"src/new.go", "", "src/new.go"},
+		{"link-in/a.go", "", "src/a.go"},
+		{"link-out/secret.txt", "", ""},
+		{"link-out/new.txt", "", ""},
+		{"../../etc/passwd", "", ""},
+		{"src/../../etc/passwd", "", ""},
+		{"../outside/secret.txt", root, ""},
+		{"/etc/passwd", "", ""},
+		{`D:\other\x.go`, "", ""},
+		{".git/config", "", ""},
+		{root, "", ""},
+		{root + "/", "", ""},
+		{"", "", ""},
+		{"src/a\x00.go", "", ""},
+	}
+	for _, tt := range tests {
+		got, ok := a.Path(tt.p, tt.cwd)
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("Path(%q, %q) = %q, %v; want %q", tt.p, tt.cwd, got, ok, tt.want)
+		}
+	}
+}
+
+func call(tool, hook, file, input string) *findings.Call {
+	c := &findings.Call{Runtime: "claude-code", Event: "PreToolUse", Tool: tool, Hook: hook, FilePath: file}
+	if input != "" {
+		c.Input = []byte(input)
+	}
+	return c
+}
+
+func TestAnchor(t *testing.T) {
+	root, _ := testRepo(t)
+	a := newAnchorer(t, Options{Root: root})
+	base := findings.Finding{RuleID: "guard/r", Kind: findings.RuntimeGate, Message: "blocked"}
+	with := func(mod func(*findings.Finding)) findings.Finding {
+		f := base
+		mod(&f)
+		return f
+	}
+	tests := []struct {
+		name     string
+		in       findings.Finding
+		want     findings.Location
+		anchored string // "" = none; "*" = any non-empty sentence
+		msgHas   string
+	}{
+		{"own location, absolute, clamped", with(func(f *findings.Finding) {
+			f.Location = &findings.Location{Path: root + "/src/a.go", StartLine: 99, StartCol: 3}
+		}), findings.Location{Path: "src/a.go", StartLine: 10}, "", ""},
+		{"own location, columns fit", with(func(f *findings.Finding) {
+			f.Location = &findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5, StartCol: 2, EndCol: 10}
+		}), findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5, StartCol: 2, EndCol: 10}, "", ""},
+		{"own location, columns past the line", with(func(f *findings.Finding) {
+			f.Location = &findings.Location{Path: "src/a.go", StartLine: 8, StartCol: 40}
+		}), findings.Location{Path: "src/a.go", StartLine: 8}, "", ""},
+		{"own location, end before start", with(func(f *findings.Finding) {
+			f.Location = &findings.Location{Path: "src/a.go", StartLine: 5, EndLine: 2, StartCol: 4, EndCol: 1}
+		}), findings.Location{Path: "src/a.go", StartLine: 5}, "", ""},
+		{"own location, no line", with(func(f *findings.Finding) {
+			f.Location = &findings.Location{Path: "src/a.go"}
+		}), findings.Location{Path: "src/a.go", StartLine: 1}, "", ""},
+		{"own location refused, falls to the hook", with(func(f *findings.Finding) {
+			f.Location = &findings.Location{Path: "../../etc/passwd", StartLine: 1}
+			f.Call = call("Bash", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "", `{"command":"cat /etc/passwd"}`)
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "../../etc/passwd"},
+		{"edit: lines of new_string", with(func(f *findings.Finding) {
+			f.Call = call("Edit", "", root+"/src/a.go", `{"file_path":"`+root+`/src/a.go","old_string":"x := 0","new_string":"\tx := 1\n\treturn x"}`)
+		}), findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5}, "", ""},
+		{"multiedit from input only, in an agent worktree", with(func(f *findings.Finding) {
+			f.Call = call("MultiEdit", "", "", `{"file_path":"`+root+`/.claude/worktrees/a1/src/a.go","edits":[{"old_string":"q","new_string":"func B() {}"}]}`)
+		}), findings.Location{Path: "src/a.go", StartLine: 8}, "", ""},
+		{"write: text not in the file", with(func(f *findings.Finding) {
+			f.Call = call("Write", "", "src/a.go", `{"file_path":"src/a.go","content":"package zzz\n"}`)
+		}), findings.Location{Path: "src/a.go", StartLine: 1}, "Anchored to line 1 of src/a.go, the file the call touched: the call's new text is not in the checked-out file.", ""},
+		{"read: no text", with(func(f *findings.Finding) {
+			f.Call = call("Read", "", root+"/README.md", `{"file_path":"`+root+`/README.md"}`)
+		}), findings.Location{Path: "README.md", StartLine: 1}, "*", ""},
+		{"write of a new file that was blocked: hook line", with(func(f *findings.Finding) {
+			f.Call = call("Write", "agc-sarif record -- python3 scripts/edit_guard.py --strict", root+"/src/new.go", `{"content":"x"}`)
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 14},
+			"Anchored to the hook's line in .claude/settings.json: the file the call touched, src/new.go, is not in the checkout.", ""},
+		{"call file outside: hook line, path kept in message", with(func(f *findings.Finding) {
+			f.Call = call("Read", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "/etc/shadow", "")
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "/etc/shadow"},
+		{"bash: hook's line, exact command", with(func(f *findings.Finding) {
+			f.Call = call("Bash", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "", `{"command":"rm -rf /"}`)
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 8},
+			"Anchored to the hook's line in .claude/settings.json: the call touched no file.", ""},
+		{"bash: hook's line by script name (hook log argv)", with(func(f *findings.Finding) {
+			f.Call = call("Bash", "/home/dev/proj/scripts/guard.sh", "", "")
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", ""},
+		{"bash: hook's line, event preferred", with(func(f *findings.Finding) {
+			f.Call = call("Bash", "scripts/post.sh", "", "")
+			f.Call.Event = "PostToolUse"
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 19}, "*", ""},
+		{"unknown hook: the hooks line", with(func(f *findings.Finding) {
+			f.Call = call("Bash", "/opt/other-guard", "", "")
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 3},
+			"Anchored to the \"hooks\" line of .claude/settings.json: the call touched no file; the hook's command is not in the settings.", ""},
+		{"runtime finding without call: the hooks line", base, findings.Location{Path: ".claude/settings.json", StartLine: 3}, "*", ""},
+		{"judgment without location: fallback", with(func(f *findings.Finding) {
+			f.Kind = findings.JudgmentGate
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 1},
+			"Anchored to line 1 of .claude/settings.json, the fallback file: the finding names no file.", ""},
+		{"judgment, location not in checkout: fallback", with(func(f *findings.Finding) {
+			f.Kind = findings.JudgmentGate
+			f.Location = &findings.Location{Path: "gone.go", StartLine: 3}
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 1},
+			"Anchored to line 1 of .claude/settings.json, the fallback file: its own location gone.go is not a file in the checkout.", ""},
+		{"location is a directory", with(func(f *findings.Finding) {
+			f.Kind = findings.JudgmentGate
+			f.Location = &findings.Location{Path: "src", StartLine: 3}
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 1}, "*", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var before *findings.Location
+			if tt.in.Location != nil {
+				c := *tt.in.Location
+				before = &c
+			}
+			got := a.Anchor(tt.in)
+			if got.Location == nil {
+				t.Fatal("no location")
+			}
+			if *got.Location != tt.want {
+				t.Errorf("location = %+v, want %+v", *got.Location, tt.want)
+			}
+			switch {
+			case tt.anchored == "*" && got.Anchored == "":
+				t.Errorf("Anchored is empty")
+			case tt.anchored != "*" && got.Anchored != tt.anchored:
+				t.Errorf("Anchored = %q, want %q", got.Anchored, tt.anchored)
+			}
+			if tt.msgHas != "" && !strings.Contains(got.Message, tt.msgHas) {
+				t.Errorf("message %q lost the path %q", got.Message, tt.msgHas)
+			}
+			if before != nil && *tt.in.Location != *before {
+				t.Errorf("Anchor changed the input's location")
+			}
+		})
+	}
+}
+
+func TestFallbackChain(t *testing.T) {
+	judg := findings.Finding{RuleID: "review/r", Kind: findings.JudgmentGate, Message: "m"}
+	tests := []struct {
+		name  string
+		files map[string]string
+		git   bool
+		opts  Options
+		want  string
+	}{
+		{"fallback option", map[string]string{"docs/agents.md": "x\n", "README.md": "r\n"}, false, Options{Fallback: "docs/agents.md"}, "docs/agents.md"},
+		{"fallback option missing", map[string]string{"README.md": "r\n"}, false, Options{Fallback: "docs/none.md"}, "README.md"},
+		{"workflow file", map[string]string{".github/workflows/agc.yml": "on: push\n", "README.md": "r\n"}, false,
+			Options{Workflow: "octo/repo/.github/workflows/agc.yml@refs/heads/main"}, ".github/workflows/agc.yml"},
+		{"readme", map[string]string{"README.md": "r\n", "a.txt": "a\n"}, false, Options{}, "README.md"},
+		{"first tracked file", map[string]string{"z.txt": "z\n", "b/a.txt": "a\n"}, true, Options{}, "b/a.txt"},
+		{"first file without git", map[string]string{"z.txt": "z\n", "b/a.txt": "a\n"}, false, Options{}, "b/a.txt"},
+		{"empty repository", nil, true, Options{}, "README.md"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rel, c := range tt.files {
+				writeFile(t, root, rel, c)
+			}
+			if tt.git {
+				gitCmd(t, root, "init", "-q")
+				if len(tt.files) > 0 {
+					gitCmd(t, root, "add", "-A")
+				}
+			}
+			tt.opts.Root = root
+			got := newAnchorer(t, tt.opts).Anchor(judg)
+			if got.Location == nil || got.Location.Path != tt.want || got.Location.StartLine != 1 {
+				t.Errorf("location = %+v, want %s:1", got.Location, tt.want)
+			}
+			if !strings.Contains(got.Anchored, tt.want) {
+				t.Errorf("Anchored %q does not name %s", got.Anchored, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	if _, err := New(Options{}); err == nil {
+		t.Error("New without root succeeded")
+	}
+	if _, err := New(Options{Root: filepath.Join(t.TempDir(), "missing")}); err == nil {
+		t.Error("New with a missing root succeeded")
+	}
+}
+
+func TestSettingsOutsideRepoIgnored(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "r")
+	writeFile(t, base, "evil/settings.json", settingsJSON)
+	writeFile(t, root, "README.md", "r\n")
+	if err := os.Symlink(filepath.Join(base, "evil"), filepath.Join(root, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	a := newAnchorer(t, Options{Root: root})
+	if len(a.settings) != 0 {
+		t.Errorf("read settings through a link out of the repository")
+	}
+	got := a.Anchor(findings.Finding{Kind: findings.RuntimeGate, Call: call("Bash", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "", "")})
+	if got.Location.Path != "README.md" {
+		t.Errorf("location %+v", got.Location)
+	}
+}

@@ -1,0 +1,244 @@
+package anchor
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// slash normalises a path as written by any runtime: Windows separators become forward
+// slashes; nothing else changes.
+func slash(p string) string { return strings.ReplaceAll(p, `\`, "/") }
+
+// isAbs reports whether p (already slashed) is absolute: "/…", or a Windows drive "C:/…".
+func isAbs(p string) bool { return strings.HasPrefix(p, "/") || hasDrive(p) }
+
+// hasDrive reports whether p starts with a Windows drive letter and a slash ("C:/").
+func hasDrive(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && p[2] == '/' &&
+		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+// cleanAbs cleans an absolute slashed path, keeping a drive letter's form.
+func cleanAbs(p string) string {
+	if hasDrive(p) {
+		return p[:2] + path.Clean(p[2:])
+	}
+	return path.Clean(p)
+}
+
+// under returns the part of p below root ("" and false when p is not below root). Drive paths
+// compare without regard to case, as Windows does.
+func under(p, root string) (string, bool) {
+	if root == "" {
+		return "", false
+	}
+	if root == "/" {
+		return strings.TrimPrefix(p, "/"), p != "/"
+	}
+	pre, q := root+"/", p
+	if hasDrive(root) {
+		pre, q = strings.ToLower(pre), strings.ToLower(p)
+	}
+	if !strings.HasPrefix(q, pre) {
+		return "", false
+	}
+	return p[len(pre):], true
+}
+
+// maxPath is the longest path considered; longer ones are refused (no file system allows them).
+const maxPath = 4096
+
+// stripAgentWorktree maps a repo-relative path inside a Claude Code agent worktree
+// (.claude/worktrees/<name>/rest) to rest.
+func stripAgentWorktree(rel string) string {
+	const wt = ".claude/worktrees/"
+	for strings.HasPrefix(rel, wt) {
+		rest := rel[len(wt):]
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			return rel
+		}
+		rel = rest[i+1:]
+	}
+	return rel
+}
+
+// agentWorktreeRest finds "/.claude/worktrees/<name>/" inside an absolute path and returns what
+// follows it: an agent worktree of some checkout, wherever it lived.
+func agentWorktreeRest(p string) (string, bool) {
+	const wt = "/.claude/worktrees/"
+	i := strings.LastIndex(p, wt)
+	if i < 0 {
+		return "", false
+	}
+	rest := p[i+len(wt):]
+	j := strings.IndexByte(rest, '/')
+	if j < 0 || j+1 == len(rest) {
+		return "", false
+	}
+	return rest[j+1:], true
+}
+
+// relOK checks a cleaned repo-relative path: not empty, not the root, not leaving it, not
+// inside .git, no NUL.
+func relOK(rel string) bool {
+	if rel == "" || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") {
+		return false
+	}
+	if rel == ".git" || strings.HasPrefix(rel, ".git/") || strings.ContainsRune(rel, 0) {
+		return false
+	}
+	return true
+}
+
+// Path maps any path an agent, a hook or a gate wrote to a path relative to the repository root,
+// or reports false when it leaves the repository or maps to nothing. Relative paths are taken as
+// repo-relative (as AGC locations are), or relative to cwd when only that names an existing
+// file. Absolute paths are mapped through the root, git worktrees of the repository, agent
+// worktrees (.claude/worktrees/<name>/…), the project folders the agent used and cwd. Windows
+// separators are normalised, ".." is cleaned, and symbolic links are resolved on the part of the
+// path that exists; a link that leads out of the repository refuses the path.
+func (a *Anchorer) Path(p, cwd string) (string, bool) {
+	p = slash(strings.TrimSpace(p))
+	if p == "" || len(p) > maxPath || strings.ContainsRune(p, 0) {
+		return "", false
+	}
+	p = strings.TrimPrefix(p, "file://")
+	if !isAbs(p) {
+		rel := path.Clean(p)
+		if relOK(rel) && a.exists(stripAgentWorktree(rel)) {
+			return a.resolve(stripAgentWorktree(rel))
+		}
+		if c := slash(cwd); isAbs(c) && len(c) <= maxPath {
+			if r, ok := a.mapAbs(cleanAbs(c + "/" + p)); ok && a.exists(r) {
+				return a.resolve(r)
+			}
+		}
+		if !relOK(rel) {
+			return "", false
+		}
+		return a.resolve(stripAgentWorktree(rel))
+	}
+	rel, ok := a.mapAbs(cleanAbs(p))
+	if !ok {
+		return "", false
+	}
+	return a.resolve(rel)
+}
+
+// mapAbs maps a cleaned absolute path to a repo-relative one through the known roots.
+func (a *Anchorer) mapAbs(p string) (string, bool) {
+	// Exact roots first: the checkout, then the git worktrees of this repository (longest first,
+	// so a worktree inside the checkout wins over the checkout).
+	for _, r := range a.exact {
+		if rel, ok := under(p, r); ok {
+			rel = stripAgentWorktree(rel)
+			return rel, relOK(rel)
+		}
+	}
+	// An agent worktree of the same project anywhere.
+	if rest, ok := agentWorktreeRest(p); ok {
+		rest = stripAgentWorktree(path.Clean(rest))
+		return rest, relOK(rest)
+	}
+	// Other roots the agent used: prefer a mapping that names an existing file; else the
+	// outermost root (the longest relative path), which is most likely the project itself.
+	var cands []string
+	for _, r := range a.guess {
+		if rel, ok := under(p, r); ok {
+			rel = stripAgentWorktree(rel)
+			if relOK(rel) {
+				cands = append(cands, rel)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return "", false
+	}
+	for _, c := range cands {
+		if a.exists(c) {
+			return c, true
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return len(cands[i]) > len(cands[j]) })
+	return cands[0], true
+}
+
+// resolve resolves symbolic links on the part of Root/rel that exists and returns the path
+// relative to the resolved root, or false when a link leads out of the repository.
+func (a *Anchorer) resolve(rel string) (string, bool) {
+	if !relOK(rel) {
+		return "", false
+	}
+	full := filepath.Join(a.root, filepath.FromSlash(rel))
+	existing := full
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing || len(parent) < len(a.root) {
+			return "", false
+		}
+		existing = parent
+	}
+	rest := strings.TrimPrefix(full[len(existing):], string(filepath.Separator))
+	real, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return "", false
+	}
+	out, err := filepath.Rel(a.root, filepath.Join(real, rest))
+	if err != nil {
+		return "", false
+	}
+	out = filepath.ToSlash(out)
+	if !relOK(out) {
+		return "", false
+	}
+	return out, true
+}
+
+// worktreeRoots lists the work trees of the repository at root by reading git's own files (no
+// git process): the main work tree and every linked one under <common git dir>/worktrees/*/gitdir.
+func worktreeRoots(root string) []string {
+	dotgit := filepath.Join(root, ".git")
+	common := dotgit
+	if b, err := os.ReadFile(dotgit); err == nil {
+		// root is itself a linked work tree: ".git" is a file "gitdir: <dir>".
+		dir := strings.TrimSpace(strings.TrimPrefix(string(b), "gitdir:"))
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(root, dir)
+		}
+		common = dir
+		if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+			cd := strings.TrimSpace(string(c))
+			if !filepath.IsAbs(cd) {
+				cd = filepath.Join(dir, cd)
+			}
+			common = filepath.Clean(cd)
+		}
+	}
+	var out []string
+	if filepath.Base(common) == ".git" {
+		out = append(out, filepath.Dir(common))
+	}
+	entries, err := os.ReadDir(filepath.Join(common, "worktrees"))
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(common, "worktrees", e.Name(), "gitdir"))
+		if err != nil {
+			continue
+		}
+		g := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(g) {
+			g = filepath.Join(common, "worktrees", e.Name(), g)
+		}
+		out = append(out, filepath.Dir(filepath.Clean(g)))
+	}
+	return out
+}
