@@ -1,0 +1,147 @@
+package record_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agc-sarif/agc-sarif/hooklog"
+)
+
+// agcSarif is the agc-sarif binary built once for the tests that need a real process.
+var agcSarif string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "agc-sarif-record-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	agcSarif = filepath.Join(dir, "agc-sarif")
+	build := exec.Command("go", "build", "-o", agcSarif, "../cmd/agc-sarif")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "could not build agc-sarif:", err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// lastRecord reads the one record in the log at path.
+func lastRecord(t *testing.T, path string) hooklog.Record {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	var r hooklog.Record
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &r); err != nil || len(lines) != 1 {
+		t.Fatalf("%s: %d lines: %v", path, len(lines), err)
+	}
+	return r
+}
+
+// alive says whether process pid still exists (and is not a zombie of ours).
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2 && f[2] != "Z"
+}
+
+// TestBinarySIGTERM: `record` itself is SIGTERMed while the hook (and a child of it) sleeps.
+// Output already written arrives before the end, the whole process group ends, the status is
+// 128+15 and the record says terminated and timed_out.
+func TestBinarySIGTERM(t *testing.T) {
+	dir := t.TempDir()
+	log, pidFile := filepath.Join(dir, "log.jsonl"), filepath.Join(dir, "child.pid")
+	cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c",
+		`sleep 30 & echo $! >"$1"; echo ready; wait`, "hook", pidFile)
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse"}`)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		t.Fatalf("first line %q, %v: output is not streamed", line, err)
+	}
+	b, _ := os.ReadFile(pidFile)
+	child, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("child pid %q: %v", b, err)
+	}
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	if cmd.ProcessState.ExitCode() != 143 {
+		t.Errorf("status %v (%v), want 143", cmd.ProcessState, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("record ended %v after SIGTERM", d)
+	}
+	waitGone := time.Now().Add(5 * time.Second)
+	for alive(child) && time.Now().Before(waitGone) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if alive(child) {
+		t.Errorf("the hook's child %d outlived SIGTERM", child)
+		syscall.Kill(child, syscall.SIGKILL)
+	}
+	r := lastRecord(t, log)
+	if r.ExitCode != -1 || r.Signal != "terminated" || !r.TimedOut || r.Stdout != "ready\n" || string(r.Input) != `{"hook_event_name":"PreToolUse"}` {
+		t.Errorf("record %+v", r)
+	}
+}
+
+// TestBinaryHookKilled: a hook killed by SIGKILL (not from the recorder) is not a timeout.
+func TestBinaryHookKilled(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log.jsonl")
+	cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", `echo partial; echo dying >&2; kill -KILL $$`)
+	out, err := cmd.Output()
+	if cmd.ProcessState.ExitCode() != 137 || string(out) != "partial\n" {
+		t.Errorf("status %v (%v) stdout %q, want 137 and partial", cmd.ProcessState, err, out)
+	}
+	r := lastRecord(t, log)
+	if r.ExitCode != -1 || r.Signal != "killed" || r.TimedOut || r.Stderr != "dying\n" {
+		t.Errorf("record %+v", r)
+	}
+}
+
+// TestBinaryPassThrough: stdin, stdout, stderr and status of the built binary, byte for byte.
+func TestBinaryPassThrough(t *testing.T) {
+	payload := make([]byte, 1<<20)
+	for i := range payload {
+		payload[i] = byte(i * 7)
+	}
+	log := filepath.Join(t.TempDir(), "log.jsonl")
+	cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", `cat; printf 'e\000rr' >&2; exit 2`)
+	cmd.Stdin = strings.NewReader(string(payload))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, _ := cmd.Output()
+	if cmd.ProcessState.ExitCode() != 2 || string(out) != string(payload) || stderr.String() != "e\x00rr" {
+		t.Errorf("status %d, stdout equal %v, stderr %q", cmd.ProcessState.ExitCode(), string(out) == string(payload), stderr.String())
+	}
+	if r := lastRecord(t, log); r.StdoutEncoding != "base64" || r.Stderr != "e\x00rr" || r.ExitCode != 2 {
+		t.Errorf("record exit %d stdout_encoding %q stderr %q", r.ExitCode, r.StdoutEncoding, r.Stderr)
+	}
+}
