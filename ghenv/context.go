@@ -72,13 +72,23 @@ type Target struct {
 }
 
 // UploadTarget chooses the ref and commit of an upload the way codeql-action does: GITHUB_REF and
-// GITHUB_SHA, except that when GITHUB_REF is refs/pull/N/merge but the checked-out HEAD is another
-// commit (the pull request's head was checked out), it files under refs/pull/N/head at HEAD.
-func UploadTarget(ref, sha, head string) Target {
+// GITHUB_SHA, except that when the checked-out HEAD is another commit than GITHUB_SHA and is the
+// pull request's head — GITHUB_REF is refs/pull/N/merge, or HEAD is the head commit the event
+// names (pull_request_target) — it files under refs/pull/N/head at HEAD. pr may be nil.
+func UploadTarget(ref, sha, head string, pr *PullRequest) Target {
 	t := Target{Ref: ref, SHA: sha}
-	if m := mergeRef.FindStringSubmatch(ref); m != nil && IsSHA(head) && !strings.EqualFold(head, sha) {
-		t = Target{Ref: "refs/pull/" + m[1] + "/head", SHA: strings.ToLower(head),
-			Why: fmt.Sprintf("HEAD %s is not the merge commit %s, so the pull request's head was analysed", short(head), short(sha))}
+	if !IsSHA(head) || strings.EqualFold(head, sha) {
+		return t
+	}
+	n := ""
+	if m := mergeRef.FindStringSubmatch(ref); m != nil {
+		n = m[1]
+	} else if pr != nil && pr.Number > 0 && strings.EqualFold(head, pr.HeadSHA) {
+		n = strconv.Itoa(pr.Number)
+	}
+	if n != "" {
+		t = Target{Ref: "refs/pull/" + n + "/head", SHA: strings.ToLower(head),
+			Why: fmt.Sprintf("HEAD %s is not %s, so the pull request's head was analysed", short(head), short(sha))}
 	}
 	return t
 }

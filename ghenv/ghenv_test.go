@@ -132,18 +132,21 @@ const (
 func TestUploadTarget(t *testing.T) {
 	tests := []struct {
 		name, ref, sha, head string
+		pr                   *PullRequest
 		want                 Target
 	}{
-		{"push", "refs/heads/main", shaA, shaA, Target{Ref: "refs/heads/main", SHA: shaA}},
-		{"push, head unknown", "refs/heads/main", shaA, "", Target{Ref: "refs/heads/main", SHA: shaA}},
-		{"pr merge checked out", "refs/pull/5/merge", shaA, shaA, Target{Ref: "refs/pull/5/merge", SHA: shaA}},
-		{"pr head checked out", "refs/pull/5/merge", shaA, shaB, Target{Ref: "refs/pull/5/head", SHA: shaB}},
-		{"pr, head unknown", "refs/pull/5/merge", shaA, "", Target{Ref: "refs/pull/5/merge", SHA: shaA}},
-		{"pr, head not a sha", "refs/pull/5/merge", shaA, "main", Target{Ref: "refs/pull/5/merge", SHA: shaA}},
+		{"push", "refs/heads/main", shaA, shaA, nil, Target{Ref: "refs/heads/main", SHA: shaA}},
+		{"push, head unknown", "refs/heads/main", shaA, "", nil, Target{Ref: "refs/heads/main", SHA: shaA}},
+		{"pr merge checked out", "refs/pull/5/merge", shaA, shaA, nil, Target{Ref: "refs/pull/5/merge", SHA: shaA}},
+		{"pr head checked out", "refs/pull/5/merge", shaA, shaB, nil, Target{Ref: "refs/pull/5/head", SHA: shaB}},
+		{"pr, head unknown", "refs/pull/5/merge", shaA, "", nil, Target{Ref: "refs/pull/5/merge", SHA: shaA}},
+		{"pull_request_target, head checked out", "refs/heads/main", shaA, shaB, &PullRequest{Number: 9, HeadSHA: shaB}, Target{Ref: "refs/pull/9/head", SHA: shaB}},
+		{"push, other HEAD, not the PR head", "refs/heads/main", shaA, shaB, &PullRequest{Number: 9, HeadSHA: shaA}, Target{Ref: "refs/heads/main", SHA: shaA}},
+		{"pr, head not a sha", "refs/pull/5/merge", shaA, "main", nil, Target{Ref: "refs/pull/5/merge", SHA: shaA}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := UploadTarget(tt.ref, tt.sha, tt.head)
+			got := UploadTarget(tt.ref, tt.sha, tt.head, tt.pr)
 			if got.Ref != tt.want.Ref || got.SHA != tt.want.SHA {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
