@@ -1,0 +1,70 @@
+package sarif
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// mdEscape makes untrusted text plain in Markdown: characters that start emphasis, code, links,
+// HTML, tables or headings are backslash-escaped and line breaks become spaces.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case strings.ContainsRune("\\`*_[]<>#|~&", r), i == 0 && strings.ContainsRune("-+=", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdCode renders s as inline code, with a backtick fence longer than any backtick run inside.
+func mdCode(s string) string {
+	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
+		pad = " "
+	}
+	return fence + pad + s + pad + fence
+}
+
+// mdBlock renders s as a fenced code block whose fence is longer than any backtick run inside.
+func mdBlock(s string) string {
+	n := max(3, longestRun(s, '`')+1)
+	fence := strings.Repeat("`", n)
+	return fence + "\n" + strings.TrimRight(s, "\n") + "\n" + fence
+}
+
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
+}
+
+// cut shortens s to at most n runes, marking the cut.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, k := 0, 0
+	for i = range s {
+		if k == n-1 {
+			break
+		}
+		k++
+	}
+	return s[:i] + "…"
+}

@@ -1,0 +1,174 @@
+package sarif
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+
+	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// semver is SemVer 2.0 (semanticVersion must be one; version may be anything).
+var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+
+// render builds the SARIF document of the items: rules first (so every ruleIndex is right), then
+// one result per item, then the invocation.
+func (b *builder) render(items []*item, markdown bool) (*gosarif.Report, error) {
+	rep, err := gosarif.New(gosarif.Version210, true)
+	if err != nil {
+		return nil, fmt.Errorf("creating SARIF log: %w", err)
+	}
+	run := gosarif.NewRun(gosarif.Tool{Driver: b.driver()})
+	run.WithAutomationDetails(gosarif.NewRunAutomationDetails().WithID(normalCategory(b.opts.Category)))
+	run.WithOriginalUriBaseIds(map[string]*gosarif.ArtifactLocation{
+		srcRoot: gosarif.NewArtifactLocation().WithDescriptionText("The root of the repository the results are about."),
+	})
+	run.WithColumnKind("utf16CodeUnits")
+
+	stats := map[string]*ruleStats{}
+	ids := make([]string, len(items))
+	for i, it := range items {
+		id := it.f.RuleID
+		if id == "" {
+			gate, rule := ruleParts(it.f)
+			id = gate + "/" + rule
+			if gate == "" || rule == "" {
+				id = "agc/unknown"
+			}
+		}
+		ids[i] = id
+		s := stats[id]
+		if s == nil {
+			gate, rule := ruleParts(it.f)
+			s = &ruleStats{id: id, gate: gate, rule: rule, kind: it.f.Kind, verdicts: map[gates.Verdict]int{}}
+			if s.kind == "" {
+				s.kind = findings.RuntimeGate
+			}
+			stats[id] = s
+		}
+		s.add(it.f, it.level)
+	}
+	ruleIDs := make([]string, 0, len(stats))
+	for id := range stats {
+		ruleIDs = append(ruleIDs, id)
+	}
+	sort.Strings(ruleIDs)
+	index := make(map[string]int, len(ruleIDs))
+	for i, id := range ruleIDs {
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, descriptor(stats[id]))
+		index[id] = i
+	}
+	run.Results = make([]*gosarif.Result, 0, len(items))
+	for i, it := range items {
+		run.Results = append(run.Results, b.result(it, ids[i], index[ids[i]], markdown))
+	}
+	run.Invocations = []*gosarif.Invocation{b.invocation()}
+	if err := checkRun(run); err != nil {
+		return nil, err
+	}
+	rep.AddRun(run)
+	return rep, nil
+}
+
+func (b *builder) driver() *gosarif.ToolComponent {
+	name := b.opts.ToolName
+	if name == "" {
+		name = "agc-sarif"
+	}
+	d := gosarif.NewDriver(name)
+	if v := b.opts.ToolVersion; v != "" {
+		d.WithVersion(v)
+		if semver.MatchString(v) {
+			d.WithSemanticVersion(v)
+		} else if len(v) > 1 && v[0] == 'v' && semver.MatchString(v[1:]) {
+			d.WithSemanticVersion(v[1:])
+		}
+	}
+	if u := b.opts.InformationURI; validHelpURI(u) {
+		d.WithInformationURI(u)
+	}
+	return d
+}
+
+// invocation carries the run's success, times and notifications.
+func (b *builder) invocation() *gosarif.Invocation {
+	inv := gosarif.NewInvocation().WithExecutionSuccess(b.opts.ExecutionSuccessful)
+	if !b.opts.Start.IsZero() {
+		inv.WithStartTimeUTC(b.opts.Start.UTC())
+	}
+	if !b.opts.End.IsZero() {
+		inv.WithEndTimeUTC(b.opts.End.UTC())
+	}
+	var notes []*gosarif.Notification
+	for i, n := range b.opts.Notifications {
+		if i == MaxNotifications {
+			extra := gosarif.NewNotification()
+			extra.Level = "note"
+			extra.Message = gosarif.NewTextMessage(fmt.Sprintf("%d more notifications left out (at most %d are written)",
+				len(b.opts.Notifications)-MaxNotifications, MaxNotifications))
+			notes = append(notes, extra)
+			break
+		}
+		notes = append(notes, notification(n))
+	}
+	notes = append(notes, b.notes...)
+	if len(notes) > 0 {
+		inv.ToolExecutionNotifications = notes
+	}
+	return inv
+}
+
+func notification(n Notification) *gosarif.Notification {
+	out := gosarif.NewNotification()
+	switch n.Level {
+	case "error", "warning", "note":
+		out.Level = n.Level
+	default:
+		out.Level = "warning"
+	}
+	text := cut(n.Message, maxCodeBlock)
+	if text == "" {
+		text = "(no message)"
+	}
+	switch {
+	case n.File != "" && n.Line > 0:
+		text = fmt.Sprintf("%s:%d: %s", n.File, n.Line, text)
+	case n.File != "":
+		text = n.File + ": " + text
+	}
+	out.Message = gosarif.NewTextMessage(text)
+	return out
+}
+
+// checkRun refuses a run that breaks what GitHub needs: a result without a rule, level, message
+// or physical location, or a ruleIndex that points at another rule.
+func checkRun(run *gosarif.Run) error {
+	rules := run.Tool.Driver.Rules
+	for i, r := range run.Results {
+		switch {
+		case r.RuleID == nil || *r.RuleID == "":
+			return fmt.Errorf("result %d: no ruleId", i)
+		case r.RuleIndex == nil || int(*r.RuleIndex) >= len(rules) || rules[*r.RuleIndex].ID != *r.RuleID:
+			return fmt.Errorf("result %d: ruleIndex does not point at rule %s", i, *r.RuleID)
+		case r.Level == nil || *r.Level == "":
+			return fmt.Errorf("result %d: no level", i)
+		case r.Message.Text == nil || *r.Message.Text == "":
+			return fmt.Errorf("result %d: no message", i)
+		case len(r.Locations) != 1 || r.Locations[0].PhysicalLocation == nil ||
+			r.Locations[0].PhysicalLocation.ArtifactLocation == nil ||
+			r.Locations[0].PhysicalLocation.ArtifactLocation.URI == nil ||
+			r.Locations[0].PhysicalLocation.Region == nil ||
+			r.Locations[0].PhysicalLocation.Region.StartLine == nil:
+			return fmt.Errorf("result %d: no physical location with a uri and a start line", i)
+		}
+	}
+	for i, r := range rules {
+		if r.ShortDescription == nil || r.FullDescription == nil || r.Help == nil || r.Name == nil {
+			return fmt.Errorf("rule %d (%s): missing name, description or help", i, r.ID)
+		}
+	}
+	return nil
+}
