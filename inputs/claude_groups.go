@@ -1,6 +1,8 @@
 package inputs
 
 import (
+	"strings"
+
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 )
@@ -192,10 +194,12 @@ func (g *hookGroup) answers() []*hookPart {
 			resid = append(resid, c)
 		}
 	}
+	// Records that name no command go with the one answer that has no JSON stdout of its own
+	// (a blocking error, a refusal); a failed hook keeps its failure to itself.
 	var home *hookPart
 	var bare []*hookPart
 	for _, p := range parts {
-		if !p.a.HasStdout {
+		if p.a.Failed == "" && !(p.a.HasStdout && strings.HasPrefix(strings.TrimSpace(p.a.Stdout), "{")) {
 			bare = append(bare, p)
 		}
 	}

@@ -1,0 +1,142 @@
+package inputs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestMembers(t *testing.T) {
+	tests := []struct {
+		in   string
+		keys []string
+		want []string // raw values; "<nil>" when absent
+	}{
+		{`{"type":"user","message":{"a":[1,{"b":"}"}]},"n":12}`, []string{"type", "message", "n"},
+			[]string{`"user"`, `{"a":[1,{"b":"}"}]}`, `12`}},
+		{` { "a" : "x\"y" , "b" : [ "]" ] } `, []string{"a", "b"}, []string{`"x\"y"`, `[ "]" ]`}},
+		{`{"a":"\\","b":true}`, []string{"b"}, []string{`true`}},
+		{`{"a":1}`, []string{"z"}, []string{"<nil>"}},
+		{`{"a":1,"b":`, []string{"a", "b"}, []string{`1`, "<nil>"}}, // cut short: what came before
+		{`{"a":"never closes`, []string{"a"}, []string{"<nil>"}},    // broken string
+		{`[1,2]`, []string{"a"}, []string{"<nil>"}},                 // not an object
+		{``, []string{"a"}, []string{"<nil>"}},                      // nothing
+		{`{"a":{"b":1},"a":2}`, []string{"a"}, []string{`{"b":1}`}}, // first wins
+		{`{"k\"ey":1,"key":2}`, []string{"key"}, []string{`2`}},     // escaped key is not key
+		{`{"a":[{"x":"\\\""}],"b":null}`, []string{"b"}, []string{`null`}},
+	}
+	for _, tc := range tests {
+		got := members([]byte(tc.in), tc.keys...)
+		for i, v := range got {
+			s := string(v)
+			if v == nil {
+				s = "<nil>"
+			}
+			if s != tc.want[i] {
+				t.Errorf("members(%s)[%s] = %s, want %s", tc.in, tc.keys[i], s, tc.want[i])
+			}
+		}
+	}
+}
+
+func TestArrayElements(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{`[]`, ``, true},
+		{`[ 1 , "a]" ,{"b":[2]} ]`, `1|"a]"|{"b":[2]}`, true},
+		{`[1,2`, `1|2`, false}, // a scalar at the very end is taken whole
+		{`{"a":1}`, ``, false},
+	}
+	for _, tc := range tests {
+		var got []string
+		ok := arrayElements([]byte(tc.in), func(el []byte) bool { got = append(got, string(el)); return true })
+		if strings.Join(got, "|") != tc.want || ok != tc.ok {
+			t.Errorf("arrayElements(%s) = %q %v, want %q %v", tc.in, strings.Join(got, "|"), ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestRawValues(t *testing.T) {
+	if got := rawStr([]byte(`"a\nb\u00e9"`)); got != "a\nbé" {
+		t.Errorf("rawStr escaped = %q", got)
+	}
+	if got := rawStr([]byte(`12`)); got != "" {
+		t.Errorf("rawStr number = %q", got)
+	}
+	if n, ok := rawInt([]byte(`2`)); !ok || n != 2 {
+		t.Errorf("rawInt = %d %v", n, ok)
+	}
+	if _, ok := rawInt([]byte(`"2"`)); ok {
+		t.Errorf("rawInt of a string reported ok")
+	}
+	if !rawBool([]byte(`true`)) || rawBool([]byte(`"true"`)) {
+		t.Errorf("rawBool")
+	}
+}
+
+func TestScanArray(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want []string // "line:data" or "line!problem-prefix"
+	}{
+		{"pretty", "[\n  {\n    \"type\": \"system\"\n  },\n  {\"a\": \"]}\\\"\"}\n]\n", 0,
+			[]string{"2:{\n    \"type\": \"system\"\n  }", `5:{"a": "]}\""}`}},
+		{"empty", " [ ] ", 0, nil},
+		{"scalars", `[1, "x", true]`, 0, []string{"1:1", `1:"x"`, "1:true"}},
+		{"cut short", "[\n{\"a\":1},\n{\"b\":", 0, []string{`2:{"a":1}`, "3!the JSON value starting here is cut short"}},
+		{"too long", "[{\"a\":\"" + strings.Repeat("x", 100) + "\"},\n{\"b\":2}]", 50,
+			[]string{"1!JSON value longer than the record limit of 50 bytes", `2:{"b":2}`}},
+		{"not an array", `{"type":"system"}`, 0, []string{"1!not a JSON array"}},
+		{"nested arrays", `[[1,[2]],{"a":[{}]}]`, 0, []string{"1:[1,[2]]", `1:{"a":[{}]}`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			err := scanArray(context.Background(), strings.NewReader(tc.in), tc.max, func(r record) error {
+				if r.Problem != "" {
+					got = append(got, fmt.Sprintf("%d!%s", r.Line, r.Problem))
+				} else {
+					got = append(got, fmt.Sprintf("%d:%s", r.Line, r.Data))
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tc.want[i]) {
+					t.Errorf("element %d = %q, want %q", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestScanArrayChunks checks elements that straddle the reader's buffer.
+func TestScanArrayChunks(t *testing.T) {
+	big := strings.Repeat("y", 600<<10) // longer than the 256 KiB buffer
+	in := "[{\"a\":\"" + big + "\"},{\"b\":1}]"
+	var sizes []int
+	err := scanArray(context.Background(), strings.NewReader(in), 0, func(r record) error {
+		if r.Problem != "" {
+			t.Errorf("problem %s", r.Problem)
+		}
+		sizes = append(sizes, len(r.Data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sizes) != 2 || sizes[0] != len(big)+8 || sizes[1] != 7 {
+		t.Errorf("element sizes %v", sizes)
+	}
+}
