@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -166,4 +167,13 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -76,11 +76,7 @@ func ReadJudgment(msg string) JudgmentResult {
 	body := []byte(strings.Join(last.body, "\n"))
 	r, bs := Decode(body)
 	for _, b := range bs {
-		if b.Line > 0 {
-			b.Line += last.open
-		} else {
-			b.Line = last.open
-		}
+		b.Line = min(max(b.Line, 0), len(last.body)) + last.open // an empty block: its fence
 		j.Breaches = append(j.Breaches, b)
 	}
 	if r == nil {
