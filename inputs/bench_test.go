@@ -1,0 +1,86 @@
+package inputs_test
+
+// Benchmarks of the readers over generated corpora (internal/corpus), and of the whole collect
+// pipeline over 25,000 findings. Compare runs with benchstat:
+//
+//	go test ./inputs -run '^$' -bench . -count 6 | tee new.txt
+//	benchstat old.txt new.txt
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/internal/corpus"
+)
+
+// benchSize is the size of the corpus each reader benchmark reads.
+const benchSize = 32 << 20
+
+// benchReader reads a generated corpus of kind with the reader of format, b.N times.
+func benchReader(b *testing.B, kind corpus.Kind, format inputs.Format) {
+	var buf bytes.Buffer
+	buf.Grow(benchSize + 1<<20)
+	st, err := corpus.Generate(&buf, kind, benchSize, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	rd, err := inputs.ReaderFor(format)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var set *findings.Set
+	for i := 0; i < b.N; i++ {
+		set = findings.NewSet()
+		in := inputs.Input{Name: string(kind) + ".jsonl", R: bytes.NewReader(data), Named: true}
+		if err := rd.Read(ctx, in, inputs.Options{IncludeUnstructured: true}, set); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(set.Findings)), "findings")
+	b.ReportMetric(float64(st.Total()), "want-findings")
+	b.ReportMetric(float64(st.Lines)/b.Elapsed().Seconds()*float64(b.N), "lines/s")
+}
+
+func BenchmarkTranscript(b *testing.B) { benchReader(b, corpus.Transcript, inputs.Transcript) }
+func BenchmarkStreamJSON(b *testing.B) { benchReader(b, corpus.StreamJSON, inputs.StreamJSON) }
+func BenchmarkHookLog(b *testing.B)    { benchReader(b, corpus.HookLog, inputs.HookLog) }
+func BenchmarkAGC(b *testing.B)        { benchReader(b, corpus.AGC, inputs.AGC) }
+
+// BenchmarkCollect25k runs the whole collect pipeline (read, anchor, merge, SARIF) over 25,000
+// AGC responses that give 25,000 findings at places of their own. Target: under 1 s per op.
+func BenchmarkCollect25k(b *testing.B) {
+	dir := b.TempDir()
+	var buf bytes.Buffer
+	if _, err := corpus.Responses(&buf, 25000, 1); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "responses.jsonl"), buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg := collect.Config{Paths: []string{"responses.jsonl"}, Format: inputs.AGC, Root: dir, Dir: dir,
+		IncludeUnstructured: true, Redact: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var res *collect.Result
+	for i := 0; i < b.N; i++ {
+		var err error
+		if res, err = collect.Run(context.Background(), cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(res.Findings)), "findings")
+	b.ReportMetric(float64(len(res.SARIF)), "sarif-bytes")
+}
