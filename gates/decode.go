@@ -88,7 +88,7 @@ func parseJSON(data []byte) (any, *Breach) {
 		switch {
 		case errors.As(err, &se):
 			off := int(se.Offset) - 1
-			return nil, bad(off, "invalid JSON at line %d, column %d: %s", lineAt(data, off), columnAt(data, off), se.Error())
+			return nil, bad(off, "invalid JSON at column %d: %s", columnAt(data, off), se.Error())
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			return nil, bad(len(data), "invalid JSON: the value is cut short (it never closes)")
 		default:
@@ -96,7 +96,7 @@ func parseJSON(data []byte) (any, *Breach) {
 		}
 	}
 	if rest := skipSpace(data, int(d.InputOffset())); rest < len(data) {
-		return nil, bad(rest, "invalid JSON: more text after the JSON value, at line %d, column %d", lineAt(data, rest), columnAt(data, rest))
+		return nil, bad(rest, "invalid JSON: more text after the JSON value, at column %d", columnAt(data, rest))
 	}
 	return doc, nil
 }

@@ -25,7 +25,7 @@ func TestDecode(t *testing.T) {
 		{"valid, unknown fields ignored", okResponse, want{ok: true}},
 		{"pass with no findings", `{"agc":"0.1","gate":{"id":"g","kind":"judgment"},"verdict":"pass","findings":[]}`, want{ok: true}},
 		{"empty", " \n", want{checks: []string{CheckInvalidJSON}, line: 1, msg: "empty"}},
-		{"syntax error names line", "{\n\"agc\": \"0.1\",\n\"gate\": tru\n}", want{checks: []string{CheckInvalidJSON}, line: 3, msg: "line 3"}},
+		{"syntax error names line", "{\n\"agc\": \"0.1\",\n\"gate\": tru\n}", want{checks: []string{CheckInvalidJSON}, line: 3, msg: "column 12"}},
 		{"cut short", "{\n\"agc\": \"0.1\",\n", want{checks: []string{CheckInvalidJSON}, line: 3, msg: "cut short"}},
 		{"trailing text", `{"agc":"0.1"} {}`, want{checks: []string{CheckInvalidJSON}, line: 1, msg: "more text"}},
 		{"invalid UTF-8", "{\"agc\":\"0.1\xff\"}", want{checks: []string{CheckInvalidJSON}, line: 1, msg: "UTF-8"}},
