@@ -1,8 +1,379 @@
 package command
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
-// STUB: replaced by the real subcommand.
+	"github.com/sethvargo/go-githubactions"
+	"github.com/urfave/cli/v2"
+
+	"github.com/agc-sarif/agc-sarif/annotate"
+	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/ghenv"
+	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/summary"
+	"github.com/agc-sarif/agc-sarif/upload"
+)
+
+// Defaults of the action's inputs; action.yml states the same values.
+const (
+	defaultActionPaths = ".agc"
+	defaultSARIFFile   = "agc-results.sarif"
+	// actionWaitLimit bounds how long the action waits for code scanning to process an upload.
+	actionWaitLimit = 3 * time.Minute
+)
+
+// DefaultArgs makes a bare invocation inside GitHub Actions (GITHUB_ACTIONS=true, no arguments)
+// run the action subcommand, so the container needs no args in action.yml. Main's caller applies
+// it to os.Args.
+func DefaultArgs(args []string, getenv func(string) string) []string {
+	if len(args) == 1 && getenv != nil && getenv("GITHUB_ACTIONS") == "true" {
+		return append(append([]string(nil), args...), "action")
+	}
+	return args
+}
+
 func actionCommand(env *Env) *cli.Command {
-	return &cli.Command{Name: "action", Hidden: true, Action: func(*cli.Context) error { return usageErrorf("action: not built yet") }}
+	return &cli.Command{
+		Name:  "action",
+		Usage: "run as the GitHub Action: read INPUT_*, collect, annotate, write the job summary and outputs, upload",
+		Description: "The container's entrypoint. Inputs come from INPUT_<NAME> variables (hyphens kept), the\n" +
+			"run from GITHUB_*. Outside GitHub Actions it works too: outputs and the summary are skipped\n" +
+			"when GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are unset.",
+		Action: func(c *cli.Context) error { return runAction(c.Context, env) },
+	}
+}
+
+// actionInputs are the action's inputs, read and checked.
+type actionInputs struct {
+	Paths               []string
+	Format              inputs.Format
+	Category            string
+	FailOn              []collect.Outcome
+	Upload              string // auto, true or false
+	Token               string
+	SARIFFile           string
+	Wait                bool
+	MaxAnnotations      int
+	Summary             bool
+	Root                string
+	IncludeUnstructured bool
+}
+
+func readInputs(gha *githubactions.Action) (actionInputs, error) {
+	in := actionInputs{
+		Category: gha.GetInput("category"),
+		Token:    gha.GetInput("token"),
+		Root:     gha.GetInput("root"),
+	}
+	var err error
+	in.Paths = splitPaths(or(gha.GetInput("paths"), defaultActionPaths))
+	if in.Format, err = inputs.ParseFormat(or(gha.GetInput("format"), string(inputs.Auto))); err != nil {
+		return in, fmt.Errorf("input format: %w", err)
+	}
+	if in.FailOn, err = collect.ParseFailOn(or(gha.GetInput("fail-on"), collect.DefaultFailOn)); err != nil {
+		return in, fmt.Errorf("input fail-on: %w", err)
+	}
+	switch in.Upload = strings.ToLower(or(gha.GetInput("upload"), "auto")); in.Upload {
+	case "auto", "true", "false":
+	default:
+		return in, fmt.Errorf("input upload: %q is not auto, true or false", in.Upload)
+	}
+	in.SARIFFile = or(gha.GetInput("sarif-file"), defaultSARIFFile)
+	if in.Wait, err = boolInput(gha, "wait-for-processing", true); err != nil {
+		return in, err
+	}
+	if in.Summary, err = boolInput(gha, "summary", true); err != nil {
+		return in, err
+	}
+	if in.IncludeUnstructured, err = boolInput(gha, "include-unstructured", true); err != nil {
+		return in, err
+	}
+	in.MaxAnnotations = annotate.DefaultMax
+	if v := gha.GetInput("max-annotations"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1000 {
+			return in, fmt.Errorf("input max-annotations: %q is not a number from 0 to 1000", v)
+		}
+		in.MaxAnnotations = n
+		if n == 0 {
+			in.MaxAnnotations = -1 // none
+		}
+	}
+	return in, nil
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func boolInput(gha *githubactions.Action, name string, def bool) (bool, error) {
+	v := gha.GetInput(name)
+	if v == "" {
+		return def, nil
+	}
+	switch strings.ToLower(v) {
+	case "true", "yes", "1", "on":
+		return true, nil
+	case "false", "no", "0", "off":
+		return false, nil
+	}
+	return def, fmt.Errorf("input %s: %q is not true or false", name, v)
+}
+
+// splitPaths splits the paths input on newlines and on commas outside glob braces ({a,b}).
+func splitPaths(s string) []string {
+	var out []string
+	var cur strings.Builder
+	depth := 0
+	flush := func() {
+		if p := strings.TrimSpace(cur.String()); p != "" {
+			out = append(out, p)
+		}
+		cur.Reset()
+	}
+	for _, r := range s {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}' && depth > 0:
+			depth--
+		case r == '\n' || r == '\r' || (r == ',' && depth == 0):
+			flush()
+			depth = 0
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	flush()
+	return out
+}
+
+// runAction is the action: collect, write the SARIF, annotate, upload, summarise, set outputs;
+// the exit status follows fail-on and is decided only after all of that.
+func runAction(ctx context.Context, env *Env) error {
+	start := time.Now()
+	gha := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(safeWriter{env.Stdout}))
+	in, err := readInputs(gha)
+	if err != nil {
+		gha.Errorf("%s", err.Error())
+		return exit(ExitUsage, err)
+	}
+	inActions := env.Getenv("GITHUB_ACTIONS") == "true"
+	if in.Token != "" && inActions {
+		gha.AddMask(in.Token) // the runner masks github.token already; a PAT may not be
+	}
+	ghc, err := gha.Context()
+	if ghc == nil {
+		gha.Warningf("%s", "reading the GitHub context: "+err.Error())
+		ghc = &githubactions.GitHubContext{}
+	} else if err != nil {
+		gha.Warningf("%s", "reading the GitHub context: "+err.Error())
+	}
+	workspace := ghc.Workspace
+	if workspace == "" {
+		workspace = env.Dir
+	}
+
+	res, err := collect.Run(ctx, collect.Config{
+		Paths: in.Paths, Format: in.Format, Root: in.Root, Category: in.Category,
+		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn,
+		Dir: workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
+	})
+	if err != nil {
+		gha.Errorf("%s", err.Error())
+		return exit(ExitUsage, err)
+	}
+	sarifPath := in.SARIFFile
+	if !filepath.IsAbs(sarifPath) {
+		sarifPath = filepath.Join(workspace, sarifPath)
+	}
+	if err := writeSARIF(sarifPath, res.SARIF); err != nil {
+		gha.Errorf("%s", err.Error())
+		return exit(ExitUsage, err)
+	}
+	printProblems(env, res)
+	printTable(env.Stderr, res)
+	for _, m := range append(append([]string(nil), res.Missing...), res.Files.Unreadable...) {
+		gha.Errorf("%s", "could not read "+m)
+	}
+	annotate.Write(env.Stdout, res.Findings, annotate.Options{Max: in.MaxAnnotations, SARIFFile: in.SARIFFile})
+
+	up := uploadFromAction(ctx, env, gha, ghc, in, res, start)
+
+	if in.Summary {
+		if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+			md := summary.Render(summary.Input{
+				Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut, Missing: res.Missing,
+				Failed: outcomeNames(res.Failed), ServerURL: ghc.ServerURL, Repo: ghc.Repository, SHA: up.sha,
+				SARIFFile: in.SARIFFile, Upload: up.line,
+			})
+			if err := ghenv.AppendFile(p, md); err != nil {
+				gha.Warningf("%s", "job summary: "+err.Error())
+			}
+		}
+	}
+	if p := env.Getenv("GITHUB_OUTPUT"); p != "" {
+		c := res.Counts
+		outs := []ghenv.Output{
+			{Name: "sarif-file", Value: in.SARIFFile},
+			{Name: "findings", Value: strconv.Itoa(c.Findings)},
+			{Name: "blocks", Value: strconv.Itoa(c.Blocks)},
+			{Name: "repairs", Value: strconv.Itoa(c.Repairs)},
+			{Name: "steers", Value: strconv.Itoa(c.Steers)},
+			{Name: "contract-findings", Value: strconv.Itoa(c.Contract)},
+			{Name: "sarif-id", Value: up.id},
+			{Name: "uploaded", Value: strconv.FormatBool(up.id != "")},
+		}
+		if err := ghenv.WriteOutputs(p, outs, nil); err != nil {
+			gha.Errorf("%s", "outputs: "+err.Error())
+			return exit(ExitUsage, err)
+		}
+	}
+	if up.fatal != nil {
+		return exit(ExitUsage, up.fatal)
+	}
+	return statusOf(res)
+}
+
+// writeSARIF writes the SARIF log, readable by later steps (the container runs as root, later
+// steps as the runner user).
+func writeSARIF(path string, data []byte) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("could not write %s: %w", path, err)
+		}
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("could not write %s: %w", path, err)
+	}
+	return os.Chmod(path, 0o644)
+}
+
+func outcomeNames(list []collect.Outcome) []string {
+	var out []string
+	for _, o := range list {
+		out = append(out, string(o))
+	}
+	return out
+}
+
+// uploadResult is what the action's upload step did.
+type uploadResult struct {
+	id    string // SARIF id when uploaded
+	sha   string // commit the results belong to (for links)
+	line  string // one line for the summary
+	fatal error  // an upload that upload: true required and that failed
+}
+
+// uploadFromAction uploads when the inputs and the run allow it. With upload: auto every failure
+// is a warning; with upload: true it fails the step (exit 2) after all outputs are written.
+func uploadFromAction(ctx context.Context, env *Env, gha *githubactions.Action, ghc *githubactions.GitHubContext,
+	in actionInputs, res *collect.Result, start time.Time) uploadResult {
+	head, _ := ghenv.ReadHEAD(res.Root)
+	var prp *ghenv.PullRequest
+	pr, isPR := ghenv.PullRequestOf(ghc.Event)
+	if isPR {
+		prp = &pr
+	}
+	target := ghenv.UploadTarget(ghc.Ref, ghc.SHA, head, prp)
+	r := uploadResult{sha: target.SHA}
+	if r.sha == "" {
+		r.sha = head
+	}
+	skip := func(why string) uploadResult {
+		r.line = "not uploaded: " + why + "."
+		if in.Upload == "true" {
+			r.fatal = fmt.Errorf("upload: true, but %s", why)
+			gha.Errorf("%s", r.fatal.Error())
+		} else {
+			gha.Noticef("%s", "SARIF not uploaded to code scanning: "+why+"; findings are in the annotations, the job summary and "+in.SARIFFile+".")
+		}
+		return r
+	}
+	switch {
+	case in.Upload == "false":
+		r.line = "not uploaded (upload: false)."
+		return r
+	case in.Token == "":
+		return skip("no token")
+	case ghc.Repository == "" || ghc.SHA == "" || ghc.Ref == "":
+		return skip("GITHUB_REPOSITORY, GITHUB_SHA or GITHUB_REF is not set (not running in GitHub Actions?)")
+	case isPR && pr.Fork && in.Upload == "auto":
+		return skip("this pull request comes from a fork, whose token cannot write security events")
+	case len(res.SARIF) == 0:
+		return skip("no SARIF was produced")
+	}
+	owner, repo := ghc.Repo()
+	if target.Why != "" {
+		fmt.Fprintf(env.Stderr, "agc-sarif: uploading to %s at %s: %s\n", target.Ref, target.SHA, target.Why)
+	}
+	wait := time.Duration(0)
+	if in.Wait {
+		wait = actionWaitLimit
+	}
+	rc, st, err := uploadAndWait(ctx, env, upload.Options{APIURL: ghc.APIURL, Token: in.Token}, upload.Request{
+		Owner: owner, Repo: repo, Ref: target.Ref, SHA: target.SHA, SARIF: res.SARIF,
+		CheckoutURI: ghenv.CheckoutURI(res.Root), StartedAt: start, ToolName: "agc-sarif",
+	}, wait)
+	if rc != nil {
+		r.id = rc.ID
+	}
+	switch {
+	case err == nil && st != nil:
+		r.line = fmt.Sprintf("uploaded to %s, SARIF id %s, processing %s.", target.Ref, rc.ID, st.ProcessingStatus)
+	case err == nil:
+		r.line = fmt.Sprintf("uploaded to %s, SARIF id %s (not waiting for processing).", target.Ref, rc.ID)
+	case upload.IsKind(err, upload.Timeout):
+		r.line = fmt.Sprintf("uploaded to %s, SARIF id %s, still processing.", target.Ref, rc.ID)
+		gha.Warningf("%s", err.Error())
+	default:
+		r.line = "upload failed: " + err.Error()
+		if in.Upload == "true" {
+			r.fatal = err
+			gha.Errorf("%s", "code scanning upload failed: "+err.Error())
+		} else {
+			gha.Warningf("%s", "code scanning upload failed, continuing (upload: auto): "+err.Error())
+		}
+	}
+	return r
+}
+
+// uploadAndWait uploads a SARIF log and, when wait > 0, waits up to wait for processing. The
+// receipt is returned whenever GitHub accepted the upload, even when waiting failed.
+func uploadAndWait(ctx context.Context, env *Env, opts upload.Options, req upload.Request, wait time.Duration) (*upload.Receipt, *upload.Status, error) {
+	opts.Logf = func(format string, args ...any) { fmt.Fprintf(env.Stderr, "agc-sarif: "+format+"\n", args...) }
+	c, err := upload.New(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	rc, err := c.Upload(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	fmt.Fprintf(env.Stderr, "agc-sarif: uploaded SARIF to %s at %s: id %s\n", req.Ref, req.SHA, rc.ID)
+	if wait <= 0 {
+		return rc, nil, nil
+	}
+	st, err := c.Wait(ctx, req.Owner, req.Repo, rc.ID, wait)
+	return rc, st, err
+}
+
+// safeWriter drops write errors, so that go-githubactions (which panics when its writer fails)
+// cannot crash the action when stdout is closed.
+type safeWriter struct {
+	w interface{ Write([]byte) (int, error) }
+}
+
+func (s safeWriter) Write(p []byte) (int, error) {
+	s.w.Write(p) //nolint:errcheck // workflow commands are best effort
+	return len(p), nil
 }
