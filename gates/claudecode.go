@@ -109,7 +109,8 @@ func present(m json.RawMessage) bool {
 type answerView struct {
 	a        HookAnswer
 	out      *hookOutput // parsed stdout JSON, nil when stdout is unknown or not JSON
-	badJSON  bool        // stdout begins with "{" but is not valid JSON
+	badJSON  bool        // stdout begins with "{" but is not valid JSON, or not the hook output schema
+	badWhy   string      // what is wrong with it
 	exit2    bool        // the hook is known to have exited 2 (exit code, or refusal text form)
 	exit0    bool        // the hook is known to have exited 0
 	failed   string      // why the hook failed open, "" when it did not
@@ -196,6 +197,11 @@ func view(a HookAnswer) answerView {
 			var o hookOutput
 			if err := json.Unmarshal([]byte(t), &o); err != nil {
 				v.badJSON = true
+				v.badWhy = "answered with stdout that begins with \"{\" but is not valid JSON"
+				var any map[string]json.RawMessage
+				if json.Unmarshal([]byte(t), &any) == nil {
+					v.badWhy = fmt.Sprintf("answered with JSON that Claude Code's hook schema rejects (%v)", err)
+				}
 			} else {
 				v.out = &o
 			}
@@ -213,7 +219,7 @@ func view(a HookAnswer) answerView {
 	case a.HasExit && a.ExitCode != 0 && a.ExitCode != 2:
 		v.failed = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
 	case v.badJSON && v.exit0:
-		v.failed = "answered with stdout that begins with \"{\" but is not valid JSON"
+		v.failed = v.badWhy
 	}
 	if v.out != nil {
 		if v.out.HSO != nil {

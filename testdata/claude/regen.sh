@@ -4,6 +4,11 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 replay=${CLAUDE_REPLAY:-/work/shared/tools/claude-replay}
+repo=$(cd "$here/../.." && pwd)
+bin=$(mktemp -d)/agc-sarif
+# The hooks are wrapped by the real recorder (agc-sarif record), built from this checkout; set
+# AGC_SARIF_STANDIN=1 to use the Python stand-in hooks/agc-sarif instead.
+if [[ -z ${AGC_SARIF_STANDIN:-} ]]; then (cd "$repo" && go build -o "$bin" ./cmd/agc-sarif); fi
 cd "$here"
 scenarios=("$@")
 ((${#scenarios[@]})) || mapfile -t scenarios < <(for d in */scenario.json; do dirname "$d"; done)
@@ -12,6 +17,7 @@ for s in "${scenarios[@]}"; do
   rm -rf "$proj"; mkdir -p "$proj/.claude"
   cp -r "$here/hooks" "$proj/hooks"
   cp "$here/$s/settings.json" "$proj/.claude/settings.json"
+  if [[ -z ${AGC_SARIF_STANDIN:-} ]]; then cp "$bin" "$proj/hooks/agc-sarif"; fi
   out=$(mktemp -d)
   "$replay" "$here/$s/scenario.json" "$proj" "$out" || echo "$s: claude exited $?" >&2
   cp "$out/stream.jsonl" "$here/$s/stream.jsonl"
