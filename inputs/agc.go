@@ -1,12 +1,15 @@
 package inputs
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -59,8 +62,15 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 		max = maxAGCRecord
 	}
 	f := &agcFile{name: in.Name, set: set, problems: map[string]int{}}
+	r, err := f.document(in.R, max)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	if r == nil { // one JSON array, read whole
+		return nil
+	}
 	records := 0
-	err := scanRecords(ctx, in.R, max, func(rec record) error {
+	err = scanRecords(ctx, r, max, func(rec record) error {
 		records++
 		f.record(rec)
 		return nil
@@ -74,6 +84,50 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 			Message: "empty file: no AGC responses"})
 	}
 	return nil
+}
+
+// document reads a file that starts with '[' as one JSON array of responses, whatever its layout,
+// and returns nil; for any other file it returns a reader of the whole content for scanRecords.
+func (f *agcFile) document(r io.Reader, max int) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	line := 1
+	for {
+		b, err := br.Peek(1)
+		if err == io.EOF {
+			return lead(line, br), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch b[0] {
+		case '\n':
+			line++
+			fallthrough
+		case ' ', '\t', '\r':
+			if _, err := br.Discard(1); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if b[0] != '[' {
+			return lead(line, br), nil
+		}
+		break
+	}
+	data, err := io.ReadAll(io.LimitReader(br, int64(max)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > max || !json.Valid(data) { // JSON lines of arrays, or a broken document
+		return lead(line, io.MultiReader(bytes.NewReader(data), br)), nil
+	}
+	f.array(findings.Source{File: f.name, Line: line}, data)
+	return nil, nil
+}
+
+// lead puts back the line breaks that document passed over, so that line numbers stay true.
+func lead(line int, r io.Reader) io.Reader {
+	return io.MultiReader(strings.NewReader(strings.Repeat("\n", line-1)), r)
 }
 
 // record reads one record: a response, an array of responses, or a text-form line.
