@@ -5,6 +5,7 @@ go 1.26.0
 require github.com/urfave/cli/v2 v2.27.7
 
 require (
+	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/google/go-github/v93 v93.0.0 // indirect

@@ -1,0 +1,107 @@
+package redact
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// value matches the value of an assignment: double-quoted (also as escaped \"…\" inside JSON
+// text), single-quoted, or bare up to a delimiter. Each form has its own group.
+const value = `(?:\\"([^"\\\n]{1,300})\\"|"([^"\n]{1,300})"|'([^'\n]{1,300})'|([^\s"'\x60,;<>(){}\[\]\\]{1,300})(?:[\s"'\x60,;<>)}\]\\]|$))`
+
+// secretName matches a variable, key, flag or header name that says it holds a secret: it ends
+// in secret, token, password, passwd, pwd (after a separator), credential(s), creds, api key, or
+// key / pass / auth after a separator or in camel case (ACCESS_KEY, apiKey, DB_PASS, _auth).
+const secretName = `(?:[A-Za-z0-9_.-]*(?i:secret|token|passw(?:or)?d|credentials?|creds|api[_.-]?key)` +
+	`|[A-Za-z0-9_.-]*[_.-](?i:key|pass|auth|pwd)|[A-Za-z0-9_.-]*[a-z0-9](?:Key|Pass|Auth|Pwd))`
+
+// ownSpec is one of our own rules before compiling.
+type ownSpec struct {
+	id       string
+	re       string
+	keywords []string
+	check    func(secret string) bool
+}
+
+// ownRules are the rules gitleaks' default set does not cover, or covers only in exact shapes:
+// passwords in URLs, assignments, flags and headers by their names, and broader forms of the
+// major platforms' tokens.
+func ownRules() ([]*rule, error) {
+	specs := []ownSpec{
+		{"github-token", `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`,
+			[]string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, nil},
+		{"gitlab-token", `\bgl(?:pat|dt|ptt|rt|cbt|oas|ft|imt|agent|soat|ffct|wt)-[A-Za-z0-9_-]{20,}`, []string{"gl"}, nil},
+		{"aws-access-key", `\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`, []string{"akia", "asia", "abia", "acca", "a3t"}, nil},
+		{"aws-secret-key", `(?i)aws[a-z0-9_.-]{0,30}(?:secret|sk)[a-z0-9_.-]{0,30}\\?["']?\s*(?:=|:|=>)\s*\\?["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`,
+			[]string{"aws"}, nil},
+		{"google-api-key", `\bAIza[0-9A-Za-z_-]{35}`, []string{"aiza"}, nil},
+		{"slack-token", `\bxox[abposre]-[A-Za-z0-9-]{10,}`, []string{"xox"}, nil},
+		{"slack-webhook", `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`, []string{"hooks.slack.com"}, nil},
+		{"stripe-key", `\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}`, []string{"_live_", "_test_"}, nil},
+		{"anthropic-key", `\bsk-ant-[a-z0-9]{2,10}-[A-Za-z0-9_-]{20,}`, []string{"sk-ant-"}, nil},
+		{"openai-key", `\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`, []string{"sk-"}, hasDigit},
+		{"npm-token", `\bnpm_[A-Za-z0-9]{36}\b`, []string{"npm_"}, nil},
+		{"pypi-token", `\bpypi-[A-Za-z0-9_-]{40,}`, []string{"pypi-"}, nil},
+		{"huggingface-token", `\bhf_[A-Za-z0-9]{30,}`, []string{"hf_"}, nil},
+		{"jwt", `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, []string{"eyj"}, nil},
+		{"private-key-block", `-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]+)`,
+			[]string{"private key"}, nil},
+		{"url-password", `\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/?#@:"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@`, []string{"://"}, notPlaceholder},
+		{"authorization-header", `(?i)\b(?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|bot|digest|apikey|negotiate|ntlm|sso-key)\s+)?([^\s"'\\,;]{6,})`,
+			[]string{"authorization"}, notPlaceholder},
+		{"bearer-token", `(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`, []string{"bearer"}, hasDigit},
+		{"secret-flag", `(?i)--[a-z0-9-]*(?:secret|token|password|passwd|pwd|credentials?|api-?key|access-key|private-key|auth)(?:=|\s+)` + value,
+			[]string{"--"}, func(s string) bool { return !strings.HasPrefix(s, "-") && notPlaceholder(s) }},
+		{"secret-assignment", secretName + `\\?["']?\s*(?::=|=>|=|:)[ \t]*` + value,
+			[]string{"secret", "token", "passw", "pwd", "credential", "creds", "key", "pass", "auth"},
+			func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }},
+	}
+	out := make([]*rule, 0, len(specs))
+	for _, s := range specs {
+		re, err := regexp.Compile(s.re)
+		if err != nil {
+			return nil, fmt.Errorf("redact rule %s: %w", s.id, err)
+		}
+		out = append(out, &rule{id: s.id, re: re, keywords: s.keywords, check: s.check, generic: genericOwn[s.id]})
+	}
+	return out, nil
+}
+
+// genericOwn are our rules that find secrets by a name or shape rather than a platform format;
+// when one overlaps a platform rule, the platform rule names the redaction.
+var genericOwn = map[string]bool{"url-password": true, "authorization-header": true, "bearer-token": true,
+	"secret-flag": true, "secret-assignment": true}
+
+// hasDigit reports whether s holds a digit; tokens do, words of prose rarely.
+func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
+
+// placeholders are values that stand for a secret without being one.
+var placeholders = map[string]bool{"true": true, "false": true, "null": true, "none": true, "nil": true,
+	"undefined": true, "str": true, "string": true, "int": true, "bool": true, "required": true,
+	"optional": true, "redacted": true, "hidden": true, "your_token": true, "your-token": true}
+
+// notPlaceholder reports whether a value found by name is a secret worth hiding: not a variable
+// reference ($X, ${X}, %X%, ${{ secrets.X }}), a template, a mask, a short number or a word such
+// as "string" or "null", and not already redacted.
+func notPlaceholder(s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" || strings.HasPrefix(t, "$") || strings.HasPrefix(t, "%") || strings.HasPrefix(t, "{{") ||
+		strings.HasPrefix(t, "<") || strings.HasPrefix(t, "[REDACTED") || placeholders[strings.ToLower(t)] {
+		return false
+	}
+	same := true
+	for i := 1; i < len(t); i++ {
+		if t[i] != t[0] {
+			same = false
+			break
+		}
+	}
+	if same && len(t) > 1 {
+		return false // ****, xxxx
+	}
+	if len(t) < 8 && strings.Trim(t, "0123456789") == "" {
+		return false
+	}
+	return true
+}

@@ -1,0 +1,330 @@
+// Package redact hides secrets in the text of findings before it reaches SARIF, annotations,
+// the job summary or logs: tokens of the major platforms (gitleaks' default rules, embedded as
+// data), private keys, JWTs, passwords in URLs, Authorization headers, and the values of
+// variables, flags and keys whose names say they hold a secret. A secret becomes
+// "[REDACTED:<rule>]".
+package redact
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// Options configure a Redactor.
+type Options struct {
+	Disabled bool // leave every text as it is (--redact=false)
+}
+
+// Redactor replaces secrets in text. It is safe for concurrent use.
+type Redactor struct {
+	disabled bool
+	rules    *ruleSet
+	mu       sync.Mutex
+	memo     map[string]string // recent results: repeated events repeat their texts
+}
+
+// memoSize bounds the memo; it is emptied when full.
+const memoSize = 4096
+
+// New returns a Redactor with the default rules.
+func New(opts Options) *Redactor {
+	rs, err := defaultRules()
+	if err != nil {
+		// The embedded rules are tested; should they ever fail, our own rules still apply.
+		own, _ := ownRules()
+		rs = (&ruleSet{rules: own}).index()
+	}
+	return &Redactor{disabled: opts.Disabled, rules: rs, memo: map[string]string{}}
+}
+
+// span is a part of the text to replace.
+type span struct {
+	start, end int
+	rule       string
+	generic    bool
+}
+
+// String returns s with every secret replaced by "[REDACTED:<rule>]". Rules run only when one of
+// their keywords is in the text; rules that cannot span lines run line by line, on the lines
+// that hold one of their keywords.
+func (r *Redactor) String(s string) string {
+	if r == nil || r.disabled || len(s) < 8 {
+		return s
+	}
+	r.mu.Lock()
+	out, ok := r.memo[s]
+	r.mu.Unlock()
+	if ok {
+		return out
+	}
+	out = r.redact(s)
+	if len(s) <= 64<<10 {
+		r.mu.Lock()
+		if len(r.memo) >= memoSize {
+			clear(r.memo)
+		}
+		r.memo[s] = out
+		r.mu.Unlock()
+	}
+	return out
+}
+
+// redact does the work of String.
+func (r *Redactor) redact(s string) string {
+	rs := r.rules
+	lower := asciiLower(s)
+	hits := make([]bool, len(rs.kw.words))
+	if !rs.kw.scan(lower, hits) && !rs.always {
+		return s
+	}
+	var spans []span
+	single := false
+	for _, ru := range rs.rules {
+		if !ruleHit(ru, hits) {
+			continue
+		}
+		if ru.multiLine {
+			spans = r.find(ru, s, 0, spans)
+		} else {
+			single = true
+		}
+	}
+	if single {
+		for start := 0; start < len(s); {
+			end := strings.IndexByte(s[start:], '\n')
+			if end < 0 {
+				end = len(s)
+			} else {
+				end += start
+			}
+			if end-start >= 8 && (rs.kw.scan(lower[start:end], hits) || rs.always) {
+				for _, ru := range rs.rules {
+					if !ru.multiLine && ruleHit(ru, hits) {
+						spans = r.find(ru, s[start:end], start, spans)
+					}
+				}
+			}
+			start = end + 1
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	return replace(s, spans)
+}
+
+// ruleHit reports whether one of a rule's keywords was found (always, for a rule without any).
+func ruleHit(ru *rule, hits []bool) bool {
+	if len(ru.kw) == 0 {
+		return true
+	}
+	for _, i := range ru.kw {
+		if hits[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// find appends the secrets rule ru finds in text (which starts at offset off of the whole).
+func (r *Redactor) find(ru *rule, text string, off int, spans []span) []span {
+	for _, m := range ru.re.FindAllStringSubmatchIndex(text, -1) {
+		start, end := secretSpan(ru, m)
+		if start < 0 || start == end {
+			continue
+		}
+		if !r.keep(ru, text, text[start:end], m) {
+			continue
+		}
+		spans = append(spans, span{off + start, off + end, ru.id, ru.generic})
+	}
+	return spans
+}
+
+// secretSpan is the part of a match that is the secret: the rule's secret group, else the first
+// non-empty group, else the whole match.
+func secretSpan(ru *rule, m []int) (int, int) {
+	if ru.secretGroup > 0 {
+		if 2*ru.secretGroup+1 < len(m) {
+			return m[2*ru.secretGroup], m[2*ru.secretGroup+1]
+		}
+		return -1, -1
+	}
+	for g := 1; 2*g+1 < len(m); g++ {
+		if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+			return m[2*g], m[2*g+1]
+		}
+	}
+	return m[0], m[1]
+}
+
+// keep applies a rule's entropy threshold, allowlists and checks to a found secret.
+func (r *Redactor) keep(ru *rule, s, secret string, m []int) bool {
+	if strings.HasPrefix(secret, "[REDACTED:") {
+		return false
+	}
+	if ru.check != nil && !ru.check(secret) {
+		return false
+	}
+	if ru.entropy > 0 && entropy(secret) <= ru.entropy {
+		return false
+	}
+	if len(ru.allow) == 0 && ru.check != nil {
+		return true // our own rules do not use gitleaks' allowlists
+	}
+	match := s[m[0]:m[1]]
+	line := lineAround(s, m[0], m[1])
+	if ru.check == nil && r.rules.global.allows(secret, match, line) {
+		return false
+	}
+	for i := range ru.allow {
+		if ru.allow[i].allows(secret, match, line) {
+			return false
+		}
+	}
+	return true
+}
+
+// lineAround is the line (or lines) of s holding s[start:end].
+func lineAround(s string, start, end int) string {
+	if i := strings.LastIndexByte(s[:start], '\n'); i >= 0 {
+		start = i + 1
+	} else {
+		start = 0
+	}
+	if i := strings.IndexByte(s[end:], '\n'); i >= 0 {
+		end += i
+	} else {
+		end = len(s)
+	}
+	return s[start:end]
+}
+
+// replace writes s with the spans (merged where they overlap) replaced.
+func replace(s string, spans []span) string {
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	var b strings.Builder
+	b.Grow(len(s))
+	pos := 0
+	for i := 0; i < len(spans); {
+		cur := spans[i]
+		j := i + 1
+		for ; j < len(spans) && spans[j].start < cur.end; j++ {
+			if spans[j].end > cur.end {
+				cur.end = spans[j].end
+			}
+			if cur.generic && !spans[j].generic {
+				cur.rule, cur.generic = spans[j].rule, false
+			}
+		}
+		if cur.start < pos {
+			cur.start = pos
+		}
+		b.WriteString(s[pos:cur.start])
+		b.WriteString("[REDACTED:")
+		b.WriteString(cur.rule)
+		b.WriteString("]")
+		pos = cur.end
+		i = j
+	}
+	b.WriteString(s[pos:])
+	return b.String()
+}
+
+// containsAny reports whether s holds one of the words.
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// Finding returns f with every text field redacted: message, repair before and after, the
+// call's command, file, hook, working folder and input, and the examples' messages.
+func (r *Redactor) Finding(f findings.Finding) findings.Finding {
+	if r == nil || r.disabled {
+		return f
+	}
+	f.Message = r.String(f.Message)
+	f.Anchored = r.String(f.Anchored)
+	f.HelpURI = r.String(f.HelpURI)
+	if f.Repair != nil {
+		rp := *f.Repair
+		rp.Before, rp.After = r.String(rp.Before), r.String(rp.After)
+		f.Repair = &rp
+	}
+	if f.Call != nil {
+		c := *f.Call
+		c.Command = r.String(c.Command)
+		c.FilePath = r.String(c.FilePath)
+		c.Hook = r.String(c.Hook)
+		c.Cwd = r.String(c.Cwd)
+		c.Input = r.JSON(c.Input)
+		f.Call = &c
+	}
+	if len(f.Examples) > 0 {
+		ex := make([]findings.Example, len(f.Examples))
+		for i, e := range f.Examples {
+			e.Message = r.String(e.Message)
+			ex[i] = e
+		}
+		f.Examples = ex
+	}
+	return f
+}
+
+// JSON redacts a JSON document value by value (every string and key), so that it stays valid
+// JSON; text that is not JSON is redacted as a string.
+func (r *Redactor) JSON(b []byte) []byte {
+	if r == nil || r.disabled || len(b) == 0 {
+		return b
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return []byte(r.String(string(b)))
+	}
+	// Values whose name says they are secret are hidden as a whole, as a bare "name: value"
+	// would be in text.
+	v = r.value(v, "")
+	out, err := json.Marshal(v)
+	if err != nil {
+		return []byte(r.String(string(b)))
+	}
+	return out
+}
+
+// value redacts one decoded JSON value; key is the name it is stored under.
+func (r *Redactor) value(v any, key string) any {
+	switch t := v.(type) {
+	case string:
+		if key != "" && t != "" && !strings.ContainsAny(t, "\"\n") {
+			// Seen as "key": "value" in text, the name may say the value is secret.
+			probe := key + `="` + t + `"`
+			if red := r.String(probe); red != probe && strings.HasPrefix(red, key+`="`) && strings.HasSuffix(red, `"`) {
+				return red[len(key)+2 : len(red)-1]
+			}
+		}
+		return r.String(t)
+	case []any:
+		for i := range t {
+			t[i] = r.value(t[i], "")
+		}
+		return t
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[r.String(k)] = r.value(e, k)
+		}
+		return out
+	}
+	return v
+}

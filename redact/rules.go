@@ -1,0 +1,208 @@
+package redact
+
+import (
+	_ "embed"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+)
+
+// gitleaksTOML is the default rule set of gitleaks v8.30.1 (config/gitleaks.toml, MIT licence:
+// see LICENSE.gitleaks beside it), used as data by our own matcher.
+//
+//go:embed gitleaks.toml
+var gitleaksTOML string
+
+// rule is one detection rule: a regexp whose secret group is replaced.
+type rule struct {
+	id          string
+	re          *regexp.Regexp
+	keywords    []string // lower case; the rule runs only when one is in the text (none: always)
+	secretGroup int      // 0: the first non-empty group, or the whole match when there is none
+	entropy     float64  // the secret must have more Shannon entropy than this (0: no check)
+	allow       []allowlist
+	check       func(secret string) bool // our own rules: a last test of the secret
+	generic     bool                     // found by a name or shape, not by a platform's format
+	multiLine   bool                     // can match across lines: run on the whole text
+	kw          []int                    // indices of keywords in the rule set's keyword index
+}
+
+// allowlist is a gitleaks allowlist, as far as it can be applied to text without a file path.
+type allowlist struct {
+	and       bool
+	target    string // "secret" (default), "match" or "line"
+	regexes   []*regexp.Regexp
+	stopwords []string
+	unusable  bool // an AND list that needs a path or commit: never applies
+}
+
+// tomlConfig is the part of a gitleaks configuration that the matcher uses.
+type tomlConfig struct {
+	Allowlist tomlAllow `toml:"allowlist"`
+	Rules     []struct {
+		ID          string      `toml:"id"`
+		Regex       string      `toml:"regex"`
+		Path        string      `toml:"path"`
+		SecretGroup int         `toml:"secretGroup"`
+		Entropy     float64     `toml:"entropy"`
+		Keywords    []string    `toml:"keywords"`
+		Allowlists  []tomlAllow `toml:"allowlists"`
+	} `toml:"rules"`
+}
+
+type tomlAllow struct {
+	Condition   string   `toml:"condition"`
+	RegexTarget string   `toml:"regexTarget"`
+	Regexes     []string `toml:"regexes"`
+	StopWords   []string `toml:"stopwords"`
+	Paths       []string `toml:"paths"`
+	Commits     []string `toml:"commits"`
+}
+
+// ruleSet is the compiled rules: gitleaks' first (they are specific), then our own.
+type ruleSet struct {
+	rules  []*rule
+	global allowlist
+	kw     *keywordIndex
+	always bool // a rule without keywords exists: no text can be skipped
+}
+
+// index builds the keyword index of the rules and marks the rules that span lines.
+func (rs *ruleSet) index() *ruleSet {
+	pos := map[string]int{}
+	var words []string
+	for _, r := range rs.rules {
+		r.multiLine = strings.Contains(r.re.String(), `[\s\S`)
+		if len(r.keywords) == 0 {
+			rs.always = true
+		}
+		for _, k := range r.keywords {
+			i, ok := pos[k]
+			if !ok {
+				i = len(words)
+				pos[k] = i
+				words = append(words, k)
+			}
+			r.kw = append(r.kw, i)
+		}
+	}
+	rs.kw = newKeywordIndex(words)
+	return rs
+}
+
+// defaultRules compiles the rule set once; it is never changed afterwards.
+var defaultRules = sync.OnceValues(func() (*ruleSet, error) { return compile(gitleaksTOML) })
+
+// compile reads a gitleaks configuration and appends our own rules.
+func compile(text string) (*ruleSet, error) {
+	var cfg tomlConfig
+	if _, err := toml.Decode(text, &cfg); err != nil {
+		return nil, fmt.Errorf("gitleaks rules: %w", err)
+	}
+	rs := &ruleSet{}
+	g, err := compileAllow(cfg.Allowlist)
+	if err != nil {
+		return nil, fmt.Errorf("gitleaks global allowlist: %w", err)
+	}
+	rs.global = g
+	for _, r := range cfg.Rules {
+		if r.Regex == "" {
+			continue // a rule on file paths only
+		}
+		re, err := regexp.Compile(r.Regex)
+		if err != nil {
+			return nil, fmt.Errorf("gitleaks rule %s: %w", r.ID, err)
+		}
+		cr := &rule{id: r.ID, re: re, secretGroup: r.SecretGroup, entropy: r.Entropy,
+			generic: strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-")}
+		for _, k := range r.Keywords {
+			cr.keywords = append(cr.keywords, strings.ToLower(k))
+		}
+		for _, a := range r.Allowlists {
+			ca, err := compileAllow(a)
+			if err != nil {
+				return nil, fmt.Errorf("gitleaks rule %s allowlist: %w", r.ID, err)
+			}
+			cr.allow = append(cr.allow, ca)
+		}
+		rs.rules = append(rs.rules, cr)
+	}
+	own, err := ownRules()
+	if err != nil {
+		return nil, err
+	}
+	rs.rules = append(rs.rules, own...)
+	return rs.index(), nil
+}
+
+func compileAllow(a tomlAllow) (allowlist, error) {
+	out := allowlist{and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget}
+	for _, s := range a.Regexes {
+		re, err := regexp.Compile(s)
+		if err != nil {
+			return out, err
+		}
+		out.regexes = append(out.regexes, re)
+	}
+	for _, w := range a.StopWords {
+		out.stopwords = append(out.stopwords, strings.ToLower(w))
+	}
+	out.unusable = out.and && (len(a.Paths) > 0 || len(a.Commits) > 0)
+	return out, nil
+}
+
+// allows reports whether the allowlist lets a found secret stand.
+func (a *allowlist) allows(secret, match, line string) bool {
+	if a.unusable || len(a.regexes) == 0 && len(a.stopwords) == 0 {
+		return false
+	}
+	target := secret
+	switch a.target {
+	case "match":
+		target = match
+	case "line":
+		target = line
+	}
+	reOK := false
+	for _, re := range a.regexes {
+		if re.MatchString(target) {
+			reOK = true
+			break
+		}
+	}
+	stopOK := false
+	if len(a.stopwords) > 0 {
+		ls := strings.ToLower(secret)
+		for _, w := range a.stopwords {
+			if strings.Contains(ls, w) {
+				stopOK = true
+				break
+			}
+		}
+	}
+	if a.and {
+		return (len(a.regexes) == 0 || reOK) && (len(a.stopwords) == 0 || stopOK)
+	}
+	return reOK || stopOK
+}
+
+// entropy is the Shannon entropy of s in bits per character, as gitleaks computes it.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	counts := map[rune]int{}
+	for _, c := range s {
+		counts[c]++
+	}
+	e, inv := 0.0, 1/float64(len(s))
+	for _, n := range counts {
+		f := float64(n) * inv
+		e -= f * math.Log2(f)
+	}
+	return e
+}
