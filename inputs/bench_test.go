@@ -1,7 +1,7 @@
 package inputs_test
 
 // Benchmarks of the readers over generated corpora (internal/corpus), and of the whole collect
-// pipeline over 25,000 findings. Compare runs with benchstat:
+// pipeline and of SARIF writing over 25,000 findings. Compare runs with benchstat:
 //
 //	go test ./inputs -run '^$' -bench . -count 6 | tee new.txt
 //	benchstat old.txt new.txt
@@ -17,6 +17,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
+	"github.com/agc-sarif/agc-sarif/sarif"
 )
 
 // benchSize is the size of the corpus each reader benchmark reads.
@@ -83,4 +84,41 @@ func BenchmarkCollect25k(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(len(res.Findings)), "findings")
 	b.ReportMetric(float64(len(res.SARIF)), "sarif-bytes")
+}
+
+// BenchmarkSARIF25k builds and writes the SARIF of 25,000 findings, each at a place of its own
+// (read once, outside the timer, from generated AGC responses). Target: under 1 s per op.
+func BenchmarkSARIF25k(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := corpus.Responses(&buf, 25000, 1); err != nil {
+		b.Fatal(err)
+	}
+	rd, err := inputs.ReaderFor(inputs.AGC)
+	if err != nil {
+		b.Fatal(err)
+	}
+	set := findings.NewSet()
+	if err := rd.Read(context.Background(), inputs.Input{Name: "responses.jsonl", R: &buf, Named: true}, inputs.Options{}, set); err != nil {
+		b.Fatal(err)
+	}
+	opts := sarif.Options{ToolName: "agc-sarif", ToolVersion: "bench", MaxResults: sarif.HardMaxResults,
+		Fallback: findings.Location{Path: "README.md", StartLine: 1}, ExecutionSuccessful: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var n, results int
+	for i := 0; i < b.N; i++ {
+		log, err := sarif.Build(set.Findings, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := log.Write(&out); err != nil {
+			b.Fatal(err)
+		}
+		n, results = out.Len(), log.Results()
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(set.Findings)), "findings")
+	b.ReportMetric(float64(results), "results")
+	b.ReportMetric(float64(n), "sarif-bytes")
 }
