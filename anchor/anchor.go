@@ -40,7 +40,9 @@ type Anchorer struct {
 	fallback []string // fallback files, in order, before the "any tracked file" step
 	mu       sync.Mutex
 	files    map[string]*file
-	tracked  *string // first tracked file, once looked up ("" when none)
+	found    map[string][2]int // rel NUL text → lines where the text stands ({0,0}: not found)
+	resolved map[string]string // rel → resolved rel ("" when refused)
+	tracked  *string           // first tracked file, once looked up ("" when none)
 }
 
 // New prepares an Anchorer: it resolves the root, reads the repository's git work trees and its
@@ -57,7 +59,7 @@ func New(opts Options) (*Anchorer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anchor: root %s: %w", opts.Root, err)
 	}
-	a := &Anchorer{root: root, files: map[string]*file{}}
+	a := &Anchorer{root: root, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {
 		exact = append(exact, filepath.ToSlash(w))
@@ -73,9 +75,11 @@ func New(opts Options) (*Anchorer, error) {
 	}
 	a.guess = uniqueLongestFirst(a.guess)
 	for _, rel := range settingsFiles {
-		if r, ok := a.resolve(rel); ok && r == rel {
-			if f := a.read(rel); f.hasText {
-				a.settings = append(a.settings, parseSettings(rel, f.text))
+		// A settings file that is a link inside the repository is named by its target, the path
+		// code scanning shows; one that leads out of the repository is not read.
+		if r, ok := a.resolve(rel); ok {
+			if f := a.read(r); f.hasText {
+				a.settings = append(a.settings, parseSettings(r, f.text))
 			}
 		}
 	}
@@ -193,7 +197,7 @@ func (a *Anchorer) touched(f findings.Finding, rel string, why []string) finding
 	file := a.read(rel)
 	if file.hasText {
 		for _, s := range newTexts(f.Call.Input) {
-			if start, end, ok := findText(file.text, s); ok {
+			if start, end, ok := a.findIn(rel, file.text, s); ok {
 				loc := &findings.Location{Path: rel, StartLine: start}
 				if end > start {
 					loc.EndLine = end
@@ -214,6 +218,25 @@ func (a *Anchorer) touched(f findings.Finding, rel string, why []string) finding
 	}
 	why = append(why, reason)
 	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the file the call touched: %s.", rel, strings.Join(why, "; ")))
+}
+
+// findIn is findText with a memo, since repeated events carry the same edit.
+func (a *Anchorer) findIn(rel, content, s string) (int, int, bool) {
+	key := rel + "\x00" + s
+	a.mu.Lock()
+	r, ok := a.found[key]
+	a.mu.Unlock()
+	if ok {
+		return r[0], r[1], r[0] > 0
+	}
+	start, end, found := findText(content, s)
+	a.mu.Lock()
+	if len(a.found) >= 4096 {
+		clear(a.found)
+	}
+	a.found[key] = [2]int{start, end}
+	a.mu.Unlock()
+	return start, end, found
 }
 
 // place sets f's location to line of rel with the given Anchored sentence.

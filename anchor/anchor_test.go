@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 )
@@ -343,5 +344,45 @@ func TestSettingsOutsideRepoIgnored(t *testing.T) {
 	got := a.Anchor(findings.Finding{Kind: findings.RuntimeGate, Call: call("Bash", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "", "")})
 	if got.Location.Path != "README.md" {
 		t.Errorf("location %+v", got.Location)
+	}
+}
+
+func TestSettingsLinkInsideRepo(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "config/claude-settings.json", settingsJSON)
+	if err := os.MkdirAll(filepath.Join(root, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../config/claude-settings.json", filepath.Join(root, ".claude/settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	a := newAnchorer(t, Options{Root: root})
+	got := a.Anchor(findings.Finding{Kind: findings.RuntimeGate, Call: call("Bash", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "", "")})
+	if got.Location.Path != "config/claude-settings.json" || got.Location.StartLine != 8 {
+		t.Errorf("location %+v, want the link's target at line 8", got.Location)
+	}
+}
+
+func TestAnchorManyFindings(t *testing.T) {
+	root, _ := testRepo(t)
+	a := newAnchorer(t, Options{Root: root})
+	big := strings.Repeat("filler line of a large file\n", 200000) + "needle line that was edited\n"
+	writeFile(t, root, "big.txt", big)
+	in := findings.Finding{Kind: findings.RuntimeGate, Call: call("Edit", "", root+"/big.txt",
+		`{"new_string":"needle line that was edited"}`)}
+	start := time.Now()
+	for i := 0; i < 10000; i++ {
+		got := a.Anchor(in)
+		if got.Location.StartLine != 200001 {
+			t.Fatalf("line %d, want 200001", got.Location.StartLine)
+		}
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("anchoring 10,000 findings took %v", el)
+	} else {
+		t.Logf("anchoring 10,000 edits in a 5.6 MB file took %v", el)
 	}
 }

@@ -173,6 +173,24 @@ func (a *Anchorer) resolve(rel string) (string, bool) {
 	if !relOK(rel) {
 		return "", false
 	}
+	a.mu.Lock()
+	r, ok := a.resolved[rel]
+	a.mu.Unlock()
+	if ok {
+		return r, r != ""
+	}
+	out, ok := a.resolveOnce(rel)
+	a.mu.Lock()
+	if len(a.resolved) >= 4096 {
+		clear(a.resolved)
+	}
+	a.resolved[rel] = out
+	a.mu.Unlock()
+	return out, ok
+}
+
+// resolveOnce does the work of resolve.
+func (a *Anchorer) resolveOnce(rel string) (string, bool) {
 	full := filepath.Join(a.root, filepath.FromSlash(rel))
 	existing := full
 	for {
