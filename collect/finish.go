@@ -1,13 +1,124 @@
 package collect
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
 	"time"
+
+	"github.com/agc-sarif/agc-sarif/anchor"
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/redact"
+	"github.com/agc-sarif/agc-sarif/sarif"
 )
 
-// finish turns the findings read into the final findings and the SARIF log.
-// TEMPORARY: anchoring, redaction, merging and SARIF land with their packages.
+// maxExamples is how many occurrences a merged finding keeps.
+const maxExamples = 5
+
+// finish turns the findings read into the final findings and the SARIF log: every finding is
+// anchored to a repository file, redacted, and repeats of one rule at one place are merged; then
+// the heaviest come first.
 func finish(ctx context.Context, cfg Config, res *Result, start time.Time) error {
-	res.Findings = res.Set.Findings
+	anc, err := anchor.New(anchor.Options{
+		Root:        res.Root,
+		ProjectDirs: projectDirs(cfg),
+		Workflow:    cfg.Getenv("GITHUB_WORKFLOW_REF"),
+	})
+	if err != nil {
+		return fmt.Errorf("repository root %s: %w", res.Root, err)
+	}
+	red := redact.New(redact.Options{Disabled: !cfg.Redact})
+
+	fs := make([]findings.Finding, 0, len(res.Set.Findings))
+	for i, f := range res.Set.Findings {
+		if i&1023 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fs = append(fs, red.Finding(anc.Anchor(f)))
+	}
+	fs = findings.Aggregate(fs, maxExamples)
+	sort.SliceStable(fs, func(i, j int) bool { return heavier(fs[i], fs[j]) })
+	res.Findings = fs
+
+	// Problems quote what was read; they reach stderr and the SARIF, so they are redacted too.
+	for i := range res.Set.Problems {
+		res.Set.Problems[i].Message = red.String(res.Set.Problems[i].Message)
+	}
+	for i := range res.Missing {
+		res.Missing[i] = red.String(res.Missing[i])
+	}
+	for i := range res.Files.Unreadable {
+		res.Files.Unreadable[i] = red.String(res.Files.Unreadable[i])
+	}
+
+	log, err := sarif.Build(fs, sarif.Options{
+		ToolName:            "agc-sarif",
+		ToolVersion:         cfg.Version,
+		InformationURI:      "https://github.com/agc-sarif/agc-sarif",
+		Category:            res.Category,
+		Root:                res.Root,
+		Fallback:            findings.Location{Path: "README.md", StartLine: 1},
+		Notifications:       notifications(res),
+		ExecutionSuccessful: !res.Unreadable(),
+		Start:               start,
+		End:                 cfg.Now(),
+	})
+	if err != nil {
+		return fmt.Errorf("building SARIF: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := log.Write(&buf); err != nil {
+		return fmt.Errorf("writing SARIF: %w", err)
+	}
+	res.SARIF = buf.Bytes()
+	res.LeftOut = log.LeftOut()
 	return nil
+}
+
+// heavier orders findings for people: level, then contract before gate findings of the same
+// level, then more occurrences, keeping input order otherwise.
+func heavier(a, b findings.Finding) bool {
+	if a.Level.Weight() != b.Level.Weight() {
+		return a.Level.Weight() > b.Level.Weight()
+	}
+	if a.Verdict.Weight() != b.Verdict.Weight() {
+		return a.Verdict.Weight() > b.Verdict.Weight()
+	}
+	return a.Count > b.Count
+}
+
+// projectDirs are the folders the agent worked in, besides the root: CLAUDE_PROJECT_DIR and
+// GITHUB_WORKSPACE when set, so absolute paths from those machines map back.
+func projectDirs(cfg Config) []string {
+	var out []string
+	for _, k := range []string{"CLAUDE_PROJECT_DIR", "GITHUB_WORKSPACE"} {
+		if v := cfg.Getenv(k); v != "" && filepath.IsAbs(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// notifications names every problem, unreadable input and skip reason for the SARIF
+// invocation, so that nothing read is silently dropped.
+func notifications(res *Result) []sarif.Notification {
+	var ns []sarif.Notification
+	for _, m := range res.Missing {
+		ns = append(ns, sarif.Notification{Level: "error", Message: m})
+	}
+	for _, m := range res.Files.Unreadable {
+		ns = append(ns, sarif.Notification{Level: "error", Message: m})
+	}
+	for _, p := range res.Set.Problems {
+		ns = append(ns, sarif.Notification{Level: "warning", Message: p.Message, File: p.Source.File, Line: p.Source.Line})
+	}
+	for _, r := range res.Set.SkipReasons() {
+		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%d records skipped: %s", res.Set.Skips[r], r)})
+	}
+	if res.Set.Duplicates > 0 {
+		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%d findings were the same event as one read from another record, and are kept once", res.Set.Duplicates)})
+	}
+	return ns
 }

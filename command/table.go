@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -44,13 +43,15 @@ func printTable(w io.Writer, res *collect.Result) {
 		gatesSeen = append(gatesSeen, g)
 	}
 	sort.Strings(gatesSeen)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "gate\tblock\trepaired\tsteer\tcontract\t")
+	width := len("gate")
+	for _, g := range gatesSeen {
+		width = max(width, len(g))
+	}
+	fmt.Fprintf(w, "%-*s %8s %8s %8s %8s\n", width, "gate", "block", "repaired", "steer", "contract")
 	for _, g := range gatesSeen {
 		r := rows[g]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t\n", g, r.block, r.repaired, r.steer, r.contract)
+		fmt.Fprintf(w, "%-*s %8d %8d %8d %8d\n", width, g, r.block, r.repaired, r.steer, r.contract)
 	}
-	tw.Flush()
 	s := res.Set
 	var reasons []string
 	for _, r := range s.SkipReasons() {
