@@ -67,7 +67,9 @@ type hookState struct {
 	add     hookAdder
 	calls   *callTable
 	groups  map[groupKey]*hookGroup
-	open    []*hookGroup // in order of creation
+	open    []*hookGroup   // in order of creation
+	loose   int            // open groups that do not wait for a tool_result
+	openIDs map[string]int // open groups per tool call id
 	session string
 	cwd     string
 	time    string
@@ -87,7 +89,7 @@ func newHookState(file string, opts Options, set *findings.Set, add hookAdder) *
 	if add == nil {
 		add = addHookEventReason
 	}
-	return &hookState{file: file, opts: opts, set: set, add: add, calls: newCallTable(), groups: map[groupKey]*hookGroup{}}
+	return &hookState{file: file, opts: opts, set: set, add: add, calls: newCallTable(), groups: map[groupKey]*hookGroup{}, openIDs: map[string]int{}}
 }
 
 func (s *hookState) src(line int) findings.Source { return findings.Source{File: s.file, Line: line} }
@@ -117,10 +119,32 @@ func (s *hookState) group(id, event, name string, line int, time string) *hookGr
 	}
 	s.groups[k] = g
 	s.open = append(s.open, g)
+	s.loose++
+	s.openIDs[id]++
 	if len(s.open) > maxOpenGroups {
-		s.flush(s.open[0])
+		old := map[*hookGroup]bool{}
+		for _, o := range s.open[:len(s.open)/2] {
+			old[o] = true
+		}
+		s.flushWhere(func(h *hookGroup) bool { return old[h] })
 	}
 	return g
+}
+
+// wait marks a group as waiting for its call's tool_result.
+func (s *hookState) wait(g *hookGroup) {
+	if !g.waitForResult {
+		g.waitForResult = true
+		s.loose--
+	}
+}
+
+// flushCall emits the open groups of one tool call that match.
+func (s *hookState) flushCall(id string, match func(*hookGroup) bool) {
+	if s.openIDs[id] == 0 {
+		return
+	}
+	s.flushWhere(func(g *hookGroup) bool { return g.key.id == id && match(g) })
 }
 
 // flushWhere emits the open groups that match, in order.
@@ -140,6 +164,12 @@ func (s *hookState) flushWhere(match func(*hookGroup) bool) {
 	s.open = keep
 	for _, g := range done {
 		delete(s.groups, g.key)
+		if !g.waitForResult {
+			s.loose--
+		}
+		if s.openIDs[g.key.id]--; s.openIDs[g.key.id] <= 0 {
+			delete(s.openIDs, g.key.id)
+		}
 		s.emit(g)
 	}
 }

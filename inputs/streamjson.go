@@ -205,8 +205,7 @@ func (s *hookState) streamResults(message []byte, line int) bool {
 			}
 		}
 		s.calls.finish(r.ID)
-		id := r.ID
-		s.flushWhere(func(g *hookGroup) bool { return g.key.id == id })
+		s.flushCall(r.ID, func(*hookGroup) bool { return true })
 	}
 	return counted
 }

@@ -117,7 +117,7 @@ func (s *hookState) transcriptRecord(rec record) {
 // closeLoose emits the groups that wait for nothing more: a hook's records come together, so any
 // other record ends them. PreToolUse groups wait for their call's tool_result (the refusal).
 func (s *hookState) closeLoose() {
-	if len(s.open) == 0 {
+	if s.loose == 0 {
 		return
 	}
 	s.flushWhere(func(g *hookGroup) bool { return !g.waitForResult })
@@ -138,7 +138,7 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	g := s.group(id, event, name, line, s.time)
 	if pre(g.event) && g.key.id != "" {
 		if c := s.calls.get(g.key.id); c == nil || !c.done {
-			g.waitForResult = true
+			s.wait(g)
 		}
 	}
 	part := func() *hookPart {
@@ -225,8 +225,7 @@ func (s *hookState) userResults(message []byte, line int) bool {
 			}
 		}
 		s.calls.finish(r.ID)
-		id := r.ID
-		s.flushWhere(func(g *hookGroup) bool { return g.key.id == id && pre(g.event) })
+		s.flushCall(r.ID, func(g *hookGroup) bool { return pre(g.event) })
 	}
 	return counted
 }
