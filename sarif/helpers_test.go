@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 var (
@@ -93,8 +94,11 @@ func testOptions(dir string) Options {
 	}
 }
 
+// jsonObject is a decoded JSON object.
+type jsonObject map[string]any
+
 // run0 returns the first run of a decoded log.
-func run0(t testing.TB, doc map[string]any) map[string]any {
+func run0(t testing.TB, doc map[string]any) jsonObject {
 	t.Helper()
 	runs, _ := doc["runs"].([]any)
 	if len(runs) != 1 {
@@ -112,3 +116,5 @@ func list(t testing.TB, m map[string]any, key string) []any {
 	}
 	return v
 }
+
+func verdictOf(s string) gates.Verdict { return gates.Verdict(s) }

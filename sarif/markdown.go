@@ -25,7 +25,12 @@ func mdEscape(s string) string {
 
 // mdCode renders s as inline code, with a backtick fence longer than any backtick run inside.
 func mdCode(s string) string {
-	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
 	fence := strings.Repeat("`", longestRun(s, '`')+1)
 	pad := ""
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || s == "" {
