@@ -110,3 +110,54 @@ func TestContractCases(t *testing.T) {
 		}
 	}
 }
+
+// TestExamples reads the bundled examples as collect would when walking testdata/examples, and
+// checks that they give findings of every verdict and a contract breach, and that every stated
+// location names a file of this repository.
+func TestExamples(t *testing.T) {
+	root := filepath.Join("..", "testdata", "examples")
+	verdicts := map[gates.Verdict]int{}
+	contract := 0
+	read := 0
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		head := data
+		if len(head) > SniffSize {
+			head = head[:SniffSize]
+		}
+		if Detect(head) == "" {
+			return nil // the files the findings point at, and the README
+		}
+		read++
+		rel, _ := filepath.Rel("..", path)
+		_, set := readAs(t, filepath.ToSlash(rel), data, Options{})
+		if len(set.Problems) > 0 {
+			t.Errorf("%s: problems %v", rel, set.Problems)
+		}
+		for _, f := range set.Findings {
+			verdicts[f.Verdict]++
+			if f.Kind == findings.Contract {
+				contract++
+			}
+			if f.Location == nil {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join("..", filepath.FromSlash(f.Location.Path))); err != nil || filepath.IsAbs(f.Location.Path) {
+				t.Errorf("%s:%d: location %s is not a repo-relative file of this repository", rel, f.Source.Line, f.Location.Path)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read != 3 || verdicts[gates.Block] == 0 || verdicts[gates.Repaired] == 0 || verdicts[gates.Steer] == 0 || contract != 1 {
+		t.Errorf("read %d files; verdicts %v, contract findings %d; want 3 files, every verdict and one breach", read, verdicts, contract)
+	}
+}
