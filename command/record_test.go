@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
@@ -325,46 +324,6 @@ func TestRecordLargePayload(t *testing.T) {
 	}
 	if !bytes.Equal(decoded(t, in, r.InputEncoding), payload) || !bytes.Equal(decoded(t, r.Stdout, r.StdoutEncoding), payload) {
 		t.Error("logged input or stdout differs from the payload")
-	}
-}
-
-// TestRecordConcurrent: 20 runs at once append 20 whole, parseable lines.
-func TestRecordConcurrent(t *testing.T) {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "hook-log.jsonl")
-	const runs = 20
-	var wg sync.WaitGroup
-	codes := make([]int, runs)
-	for i := range runs {
-		wg.Go(func() {
-			// 256 KiB each: far beyond any atomic pipe or page write, so interleaving would show.
-			input := fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat(fmt.Sprint(i%10), 256<<10))
-			codes[i] = runRecord(t, dir, []byte(input), nil, "--log", log, "--", "sh", "-c", "cat").code
-		})
-	}
-	wg.Wait()
-	recs := readLog(t, log)
-	if len(recs) != runs {
-		t.Fatalf("%d records, want %d", len(recs), runs)
-	}
-	seen := map[int]bool{}
-	for _, r := range recs {
-		var in struct {
-			N   int    `json:"n"`
-			Pad string `json:"pad"`
-		}
-		if err := json.Unmarshal(r.Input, &in); err != nil || len(in.Pad) != 256<<10 || r.Stdout != string(r.Input) {
-			t.Fatalf("record %d damaged: %v", in.N, err)
-		}
-		seen[in.N] = true
-	}
-	if len(seen) != runs {
-		t.Errorf("%d distinct records, want %d", len(seen), runs)
-	}
-	for i, c := range codes {
-		if c != 0 {
-			t.Errorf("run %d: exit %d", i, c)
-		}
 	}
 }
 

@@ -145,3 +145,54 @@ func TestBinaryPassThrough(t *testing.T) {
 		t.Errorf("record exit %d stdout_encoding %q stderr %q", r.ExitCode, r.StdoutEncoding, r.Stderr)
 	}
 }
+
+// TestBinaryConcurrent: 20 recorders at once (parallel tool calls) append 20 whole lines.
+func TestBinaryConcurrent(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log.jsonl")
+	const runs = 20
+	errs := make(chan error, runs)
+	for i := range runs {
+		go func() {
+			// 256 KiB each: beyond any atomic pipe or page write, so interleaving would show.
+			input := fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat(strconv.Itoa(i%10), 256<<10))
+			cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", "cat")
+			cmd.Stdin = strings.NewReader(input)
+			out, err := cmd.Output()
+			if err == nil && string(out) != input {
+				err = fmt.Errorf("run %d: stdout differs from stdin", i)
+			}
+			errs <- err
+		}()
+	}
+	for range runs {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != runs {
+		t.Fatalf("%d lines, want %d", len(lines), runs)
+	}
+	seen := map[int]bool{}
+	for n, line := range lines {
+		var r hooklog.Record
+		var in struct {
+			N   int    `json:"n"`
+			Pad string `json:"pad"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%s:%d: %v", log, n+1, err)
+		}
+		if err := json.Unmarshal(r.Input, &in); err != nil || len(in.Pad) != 256<<10 || r.Stdout != string(r.Input) {
+			t.Fatalf("%s:%d: damaged record (%v)", log, n+1, err)
+		}
+		seen[in.N] = true
+	}
+	if len(seen) != runs {
+		t.Errorf("%d distinct records, want %d", len(seen), runs)
+	}
+}

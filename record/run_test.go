@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -127,5 +128,36 @@ func TestRunOutputHeldOpen(t *testing.T) {
 	})
 	if code != 3 || r.Stdout != "hi\n" || time.Since(start) > 3*time.Second {
 		t.Errorf("status %d stdout %q after %v", code, r.Stdout, time.Since(start))
+	}
+}
+
+// TestRunConcurrent: Run from many goroutines of one process appends whole lines too.
+func TestRunConcurrent(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log.jsonl")
+	const runs = 20
+	var wg sync.WaitGroup
+	for i := range runs {
+		wg.Go(func() {
+			input := `{"n":` + strconv.Itoa(i) + `,"pad":"` + strings.Repeat("p", 128<<10) + `"}`
+			if code, _ := Run(context.Background(), Options{
+				Command: []string{"cat"}, Stdin: strings.NewReader(input), Stdout: io.Discard, Log: log,
+			}); code != 0 {
+				t.Errorf("run %d: status %d", i, code)
+			}
+		})
+	}
+	wg.Wait()
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) != runs {
+		t.Fatalf("%d lines, want %d", len(lines), runs)
+	}
+	for n, line := range lines {
+		if !json.Valid([]byte(line)) {
+			t.Fatalf("%s:%d: not one whole record", log, n+1)
+		}
 	}
 }
