@@ -128,9 +128,13 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 	if v.failed != "" {
 		res.Decision = "failed"
 		if got, ok := runtimeEventMismatch(a); ok {
+			what := fmt.Sprintf("hookSpecificOutput.hookEventName %q", got)
+			if got == "" {
+				what = "no hookSpecificOutput.hookEventName"
+			}
 			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
-				Message: fmt.Sprintf("%s hook %s answered with hookSpecificOutput.hookEventName %q: Claude Code rejected the answer (\"Hook returned incorrect event name\"), so %s went ahead unguarded.",
-					orDefault(a.Event, "The"), hookName(a), got, callPhrase(a))})
+				Message: fmt.Sprintf("%s hook %s answered with %s: Claude Code rejected the answer, so %s went ahead unguarded.",
+					orDefault(a.Event, "The"), hookName(a), what, callPhrase(a))})
 			return res
 		}
 		res.Breaches = append(res.Breaches, Breach{Check: CheckHookFailedOpen, Message: failedMessage(a, v.failed)})
@@ -143,13 +147,13 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 		}
 		if name := rawString(v.out.HSO.HookEventName); a.Event != "" && name != a.Event {
 			res.Decision = "failed"
-			got := fmt.Sprintf("%q", name)
+			got := fmt.Sprintf("hookSpecificOutput.hookEventName %q, not %q", name, a.Event)
 			if name == "" {
-				got = "no hookEventName"
+				got = fmt.Sprintf("no hookSpecificOutput.hookEventName (want %q)", a.Event)
 			}
 			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
-				Message: fmt.Sprintf("%s hook %s answered with hookSpecificOutput.hookEventName %s, not %q: Claude Code rejects the answer, so %s went ahead unguarded.",
-					a.Event, hookName(a), got, a.Event, callPhrase(a))})
+				Message: fmt.Sprintf("%s hook %s answered with %s: Claude Code rejects the answer, so %s went ahead unguarded.",
+					a.Event, hookName(a), got, callPhrase(a))})
 			rs, bs := v.responses()
 			res.Responses, res.Breaches = rs, append(res.Breaches, bs...)
 			return res
@@ -217,7 +221,7 @@ func view(a HookAnswer) answerView {
 	case a.Failed != "":
 		v.failed = a.Failed
 	case a.HasExit && a.ExitCode != 0 && a.ExitCode != 2:
-		v.failed = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
+		v.failed = "crashed"
 	case v.badJSON && v.exit0:
 		v.failed = v.badWhy
 	}
@@ -244,9 +248,15 @@ func view(a HookAnswer) answerView {
 // a non-blocking error ("Hook returned incorrect event name: expected 'A' but got 'B'"), as
 // transcripts record it (with exit code 1, although the hook exited 0).
 func runtimeEventMismatch(a HookAnswer) (string, bool) {
+	if a.HasStdout && strings.TrimSpace(a.Stdout) != "" {
+		return "", false
+	}
+	if strings.Contains(a.Stderr, `hookSpecificOutput is missing required field "hookEventName"`) {
+		return "", true
+	}
 	const marker = "Hook returned incorrect event name: expected '"
 	i := strings.Index(a.Stderr, marker)
-	if i < 0 || a.HasStdout && strings.TrimSpace(a.Stdout) != "" {
+	if i < 0 {
 		return "", false
 	}
 	rest := a.Stderr[i+len(marker):]
@@ -610,7 +620,9 @@ func failedMessage(a HookAnswer, how string) string {
 	switch how {
 	case "crashed":
 		how = "crashed"
-		if a.HasExit {
+		if strings.Contains(a.Stderr, "Hook JSON output validation failed") {
+			how = "answered with JSON that Claude Code's hook schema rejected"
+		} else if a.HasExit {
 			how = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
 		}
 	case "timeout":

@@ -76,7 +76,7 @@ func TestHookLogReplays(t *testing.T) {
 				}
 			}
 			for _, f := range set.Findings {
-				if f.Call == nil || f.Call.Runtime != "claude-code" || f.Call.ToolUseID == "" || f.Call.SessionID == "" || f.Call.Command == "" || f.EventKey == "" {
+				if f.Call == nil || f.Call.Runtime != "claude-code" || f.Call.ToolUseID == "" || f.Call.SessionID == "" || f.Call.Command == "" && f.Call.FilePath == "" || f.EventKey == "" {
 					t.Errorf("%s: call not filled: %+v key %q", f.RuleID, f.Call, f.EventKey)
 				}
 				if f.Source.Line != 1 || f.Time == "" {

@@ -17,6 +17,7 @@ for s in "${scenarios[@]}"; do
   rm -rf "$proj"; mkdir -p "$proj/.claude"
   cp -r "$here/hooks" "$proj/hooks"
   cp "$here/$s/settings.json" "$proj/.claude/settings.json"
+  if [[ -d $here/$s/files ]]; then cp -r "$here/$s/files/." "$proj/"; fi
   if [[ -z ${AGC_SARIF_STANDIN:-} ]]; then cp "$bin" "$proj/hooks/agc-sarif"; fi
   out=$(mktemp -d)
   "$replay" "$here/$s/scenario.json" "$proj" "$out" || echo "$s: claude exited $?" >&2

@@ -78,6 +78,22 @@ elif mode == "post-block-no-decision":  # broken: block verdict without top-leve
                                 "additionalContext": agc("block", "secret-in-output", "The output holds a secret; rotate it.", gate="secret-scan")}})
 elif mode == "post-no-agc":         # broken: blocks without any AGC JSON in additionalContext
     out({"decision": "block", "reason": "The output holds a secret; rotate it."})
+elif mode == "pre-deny-bare":       # unstructured: JSON deny with a reason, no AGC anywhere
+    out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
+                                "permissionDecisionReason": "Force-pushing is not allowed in this repository."}})
+elif mode == "pre-event-missing":   # broken: hookSpecificOutput without hookEventName
+    out({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "force-push", "additionalContext": blocked}})
+elif mode == "pre-timeout":         # broken: the guard hangs past its timeout and fails open
+    import time
+    time.sleep(30)
+    out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny", "additionalContext": blocked}})
+elif mode == "pre-edit-block":      # good: block an Edit via JSON deny, AGC finding with a location
+    path = (inp.get("tool_input") or {}).get("file_path", "")
+    out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
+                                "permissionDecisionReason": "AGC block: generated-code/edit-generated/Edit.file_path — gen/api.go is generated; edit api.yaml and run make gen.",
+                                "additionalContext": agc("block", "edit-generated", "gen/api.go is generated; edit api.yaml and run make gen.",
+                                                         gate="generated-code", target="Edit.file_path",
+                                                         location={"path": "gen/api.go", "line": 1})}})
 elif mode == "pass":
     out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "main-checkout-access", "ok")}})
 else:
