@@ -135,6 +135,13 @@ func TestPath(t *testing.T) {
 		{"src/../../etc/passwd", "", ""},
 		{"../outside/secret.txt", root, ""},
 		{"/etc/passwd", "", ""},
+		{"/etc/passwd", "/home/dev/proj", ""},
+		{"/etc/passwd", "/", ""},
+		{"/etc/passwd", "/etc", "passwd"}, // the agent worked in /etc: its files map to the repository's
+		{"/Users/dev/proj/src/a.go", "/Users/dev/proj", "src/a.go"},
+		{"/Users/dev/proj/src/a.go", "/Users/dev/proj/src", "src/a.go"},
+		{"/Users/dev/proj/src/new.go", "/Users/dev/proj", "src/new.go"},
+		{"/Users/dev/other/x.go", "/Users/dev/proj", ""},
 		{`D:\other\x.go`, "", ""},
 		{".git/config", "", ""},
 		{root, "", ""},

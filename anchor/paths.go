@@ -113,7 +113,7 @@ func (a *Anchorer) Path(p, cwd string) (string, bool) {
 			return a.resolve(stripAgentWorktree(rel))
 		}
 		if c := slash(cwd); isAbs(c) && len(c) <= maxPath {
-			if r, ok := a.mapAbs(cleanAbs(c + "/" + p)); ok && a.exists(r) {
+			if r, ok := a.mapAbs(cleanAbs(c+"/"+p), cleanAbs(c)); ok && a.exists(r) {
 				return a.resolve(r)
 			}
 		}
@@ -122,15 +122,26 @@ func (a *Anchorer) Path(p, cwd string) (string, bool) {
 		}
 		return a.resolve(stripAgentWorktree(rel))
 	}
-	rel, ok := a.mapAbs(cleanAbs(p))
+	c := slash(strings.TrimSpace(cwd))
+	if !isAbs(c) || len(c) > maxPath {
+		c = ""
+	} else {
+		c = cleanAbs(c)
+	}
+	rel, ok := a.mapAbs(cleanAbs(p), c)
 	if !ok {
 		return "", false
 	}
 	return a.resolve(rel)
 }
 
-// mapAbs maps a cleaned absolute path to a repo-relative one through the known roots.
-func (a *Anchorer) mapAbs(p string) (string, bool) {
+// cwdLevels is how many folders above the agent's working folder are tried as the project
+// root when a path is known only through that folder.
+const cwdLevels = 6
+
+// mapAbs maps a cleaned absolute path to a repo-relative one through the known roots; cwd (clean,
+// absolute, or "") is the agent's working folder when the path was written.
+func (a *Anchorer) mapAbs(p, cwd string) (string, bool) {
 	// Exact roots first: the checkout, then the git worktrees of this repository (longest first,
 	// so a worktree inside the checkout wins over the checkout).
 	for _, r := range a.exact {
@@ -144,27 +155,45 @@ func (a *Anchorer) mapAbs(p string) (string, bool) {
 		rest = stripAgentWorktree(path.Clean(rest))
 		return rest, relOK(rest)
 	}
-	// Other roots the agent used: prefer a mapping that names an existing file; else the
-	// outermost root (the longest relative path), which is most likely the project itself.
-	var cands []string
+	// Other roots the agent used (the project folders, then its working folder and the folders
+	// above it, on another machine): a mapping that names an existing file wins; else the
+	// outermost project folder, else the working folder itself.
+	var proj, work []string
 	for _, r := range a.guess {
 		if rel, ok := under(p, r); ok {
-			rel = stripAgentWorktree(rel)
-			if relOK(rel) {
-				cands = append(cands, rel)
+			if rel = stripAgentWorktree(rel); relOK(rel) {
+				proj = append(proj, rel)
 			}
 		}
 	}
-	if len(cands) == 0 {
-		return "", false
+	// The folders above the working folder count only for files that exist, and the file
+	// system's root never counts.
+	cwdRel := ""
+	for r, i := cwd, 0; r != "" && i <= cwdLevels; i++ {
+		up := cleanAbs(r + "/..")
+		if up == r {
+			break // r is "/" or a drive
+		}
+		if rel, ok := under(p, r); ok {
+			if rel = stripAgentWorktree(rel); relOK(rel) {
+				if i == 0 {
+					cwdRel = rel
+				}
+				work = append(work, rel)
+			}
+		}
+		r = up
 	}
-	for _, c := range cands {
+	for _, c := range append(append([]string{}, proj...), work...) {
 		if a.exists(c) {
 			return c, true
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return len(cands[i]) > len(cands[j]) })
-	return cands[0], true
+	if len(proj) > 0 {
+		sort.SliceStable(proj, func(i, j int) bool { return len(proj[i]) > len(proj[j]) })
+		return proj[0], true
+	}
+	return cwdRel, cwdRel != ""
 }
 
 // resolve resolves symbolic links on the part of Root/rel that exists and returns the path

@@ -1,0 +1,6 @@
+package a
+
+func A() int {
+	x := 1 // fixed
+	return x
+}
