@@ -20,6 +20,7 @@ type transcriptReader struct {
 var (
 	markAttachment = []byte(`"attachment"`)
 	markHook       = []byte(`"hook_`)
+	markTool       = []byte(`"tool_`)
 	markToolResult = []byte(`"tool_result"`)
 	markToolUse    = []byte(`"tool_use"`)
 )
@@ -61,10 +62,9 @@ func (s *hookState) transcriptRecord(rec record) {
 		return
 	}
 	d := rec.Data
-	hookAtt := bytes.Contains(d, markAttachment) && bytes.Contains(d, markHook)
-	result := bytes.Contains(d, markToolResult)
-	use := bytes.Contains(d, markToolUse)
-	if !hookAtt && !result && !use {
+	hasHook, hasTool := bytes.Contains(d, markHook), bytes.Contains(d, markTool)
+	hookAtt := hasHook && bytes.Contains(d, markAttachment)
+	if !hookAtt && (!hasTool || !bytes.Contains(d, markToolResult) && !bytes.Contains(d, markToolUse)) {
 		s.closeLoose()
 		s.set.Skip(skipNotHook)
 		return

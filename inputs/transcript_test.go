@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -383,4 +385,37 @@ func FuzzTranscript(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkTranscriptReplay reads a transcript made of the real records of
+// testdata/samples/replay-parallel-read/session.jsonl (hook attachments, API request blobs,
+// prompt snapshots) repeated with fresh tool ids, each repetition adding a 1 MiB tool output:
+// the mix of a real session.
+//
+//	go test ./inputs -run '^$' -bench TranscriptReplay
+func BenchmarkTranscriptReplay(b *testing.B) {
+	real, err := os.ReadFile(filepath.Join("..", "testdata", "samples", "replay-parallel-read", "session.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := tResult("toolu_big", strings.Repeat("output line\\n", (1<<20)/13), false) + "\n"
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < 128<<20; i++ {
+		buf.Write(bytes.ReplaceAll(real, []byte("RRRRRRRRRRRRRRRRRR"), []byte(fmt.Sprintf("%018d", i))))
+		buf.WriteString(big)
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var set *findings.Set
+	for i := 0; i < b.N; i++ {
+		set = findings.NewSet()
+		if err := (transcriptReader{}).Read(context.Background(), Input{Name: "bench.jsonl", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, set); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(set.Records), "records")
+	b.ReportMetric(float64(len(set.Findings)), "findings")
 }
