@@ -20,6 +20,10 @@ var (
 // maxTextLine is the longest text-form line read; longer lines are not the text form.
 const maxTextLine = 64 << 10
 
+// maxIdent bounds the <gate>/<rule>/<target> part, so that looking for the text form at many
+// places of a long line stays linear.
+const maxIdent = 1024
+
 // ParseText reads the one-line text form `AGC <verdict>: <gate>/<rule>[/<target>] — <message>`
 // (surrounding space ignored) as a runtime gate's response with one finding.
 func ParseText(line string) (*Response, bool) {
@@ -27,19 +31,22 @@ func ParseText(line string) (*Response, bool) {
 	if len(line) > maxTextLine || strings.ContainsAny(line, "\n\r") {
 		return nil, false
 	}
-	rest, ok := strings.CutPrefix(line, "AGC ")
+	return parseText(line)
+}
+
+// parseText reads the text form at the start of s, a line without line breaks and without
+// trailing space; the message runs to its end. Its cost does not grow with the message.
+func parseText(s string) (*Response, bool) {
+	rest, ok := strings.CutPrefix(s, "AGC ")
 	if !ok {
 		return nil, false
 	}
-	word, rest, ok := strings.Cut(rest, ": ")
-	if !ok {
+	colon := strings.IndexByte(rest[:min(len(rest), len("repaired")+1)], ':')
+	if colon < 0 || !Verdict(rest[:colon]).Valid() || !strings.HasPrefix(rest[colon+1:], " ") {
 		return nil, false
 	}
-	v := Verdict(word)
-	if !v.Valid() {
-		return nil, false
-	}
-	rest = strings.TrimLeft(rest, " ")
+	v := Verdict(rest[:colon])
+	rest = strings.TrimLeft(rest[colon+1:], " ")
 	ident, msg, ok := cutSeparator(rest)
 	if !ok {
 		return nil, false
@@ -59,9 +66,9 @@ func ParseText(line string) (*Response, bool) {
 }
 
 // cutSeparator splits "<ident> — <message>" at the first separator after the identity, which holds
-// no space. The message must not be empty.
+// no space and is at most maxIdent bytes long. The message must not be empty.
 func cutSeparator(s string) (ident, msg string, ok bool) {
-	i := strings.IndexAny(s, " \t")
+	i := strings.IndexAny(s[:min(len(s), maxIdent+1)], " \t")
 	if i <= 0 {
 		return "", "", false
 	}
@@ -94,6 +101,7 @@ func FindText(s string) (*Response, bool) {
 
 // findInLine tries the text form at every "AGC " in line that starts a word.
 func findInLine(line string) (*Response, bool) {
+	line = strings.TrimRight(line, " \t\r")
 	if len(line) > maxTextLine {
 		return nil, false
 	}
@@ -104,7 +112,7 @@ func findInLine(line string) (*Response, bool) {
 		}
 		at := off + i
 		if at == 0 || !isWordByte(line[at-1]) {
-			if r, ok := ParseText(line[at:]); ok {
+			if r, ok := parseText(line[at:]); ok {
 				return r, true
 			}
 		}

@@ -3,6 +3,7 @@ package gates
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseText(t *testing.T) {
@@ -119,4 +120,18 @@ func FuzzParseText(f *testing.F) {
 			t.Fatalf("ParseText accepts %q but FindText does not", s)
 		}
 	})
+}
+
+func TestFindTextIsLinear(t *testing.T) {
+	// Many places to try on one long line once took seconds per line (quadratic).
+	line := strings.Repeat("AGC block: ", 5900)
+	stderr := strings.Repeat(line+"\n", 20) + "AGC steer: g/r — found at last"
+	start := time.Now()
+	r, ok := FindText(stderr)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("FindText took %v on %d bytes", d, len(stderr))
+	}
+	if !ok || r.Findings[0].Message != "found at last" {
+		t.Errorf("FindText = %+v, %v", r, ok)
+	}
 }
