@@ -393,3 +393,23 @@ func TestAnchorManyFindings(t *testing.T) {
 		t.Logf("anchoring 10,000 edits in a 5.6 MB file took %v", el)
 	}
 }
+
+func TestConcurrentAnchor(t *testing.T) {
+	root, _ := testRepo(t)
+	a := newAnchorer(t, Options{Root: root})
+	done := make(chan findings.Finding)
+	for g := 0; g < 4; g++ {
+		go func() {
+			var f findings.Finding
+			for i := 0; i < 20; i++ {
+				f = a.Anchor(findings.Finding{Kind: findings.JudgmentGate, Location: &findings.Location{Path: root + "/src/a.go", StartLine: i + 1}})
+			}
+			done <- f
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if f := <-done; f.Location.Path != "src/a.go" || f.Location.StartLine != 10 {
+			t.Errorf("location %+v", f.Location)
+		}
+	}
+}

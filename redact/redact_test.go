@@ -266,7 +266,7 @@ func TestSpeed(t *testing.T) {
 		}
 		per := float64(time.Since(start).Nanoseconds()) / float64(n) / (float64(len(s)) / 1024)
 		t.Logf("%-12s %6d bytes: %8.0f ns/KB", name, len(s), per)
-		if per > 50e6 {
+		if per > 50e6 && !raceOn {
 			t.Errorf("%s: %.0f ns/KB is far too slow", name, per)
 		}
 	}
@@ -291,6 +291,25 @@ func BenchmarkCompile(b *testing.B) {
 	for b.Loop() {
 		if _, err := compile(gitleaksTOML); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	r := New(Options{})
+	done := make(chan string)
+	for g := 0; g < 4; g++ {
+		go func() {
+			out := ""
+			for i := 0; i < 20; i++ {
+				out = r.String(fmt.Sprintf("export DB_PASSWORD=correct-horse-%d", i%3))
+			}
+			done <- out
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if got := <-done; strings.Contains(got, "correct-horse") {
+			t.Errorf("not redacted: %s", got)
 		}
 	}
 }
