@@ -57,9 +57,13 @@ func ReadJudgment(msg string) JudgmentResult {
 	last := agc[len(agc)-1]
 	j.BlockLine = last.open
 	if len(agc) > 1 {
-		at := make([]string, len(agc))
+		var at []string
 		for i, f := range agc {
-			at[i] = fmt.Sprint(f.open)
+			if i == 10 {
+				at = append(at, "…")
+				break
+			}
+			at = append(at, fmt.Sprint(f.open))
 		}
 		j.Breaches = append(j.Breaches, Breach{Check: CheckJudgmentManyBlocks, Line: agc[0].open,
 			Message: fmt.Sprintf("the final message has %d ```agc blocks (lines %s); only the last, at line %d, is read", len(agc), strings.Join(at, ", "), last.open)})
@@ -88,16 +92,37 @@ func ReadJudgment(msg string) JudgmentResult {
 			Line:    last.open + lineOf(body, []string{"gate", "kind"}),
 			Message: fmt.Sprintf("the ```agc block names gate %q of kind %q; a judging agent's verdict must come from a gate of kind \"judgment\"", r.Gate.ID, r.Gate.Kind)})
 	}
+	j.Breaches = append(j.Breaches, proseBreaches(lines, inFence, r.Verdict)...)
+	return j
+}
+
+// maxProseBreaches caps the prose lines reported one by one; the last one counts the rest.
+const maxProseBreaches = 5
+
+// proseBreaches reports the explicit verdict lines of prose (outside fenced blocks) that name
+// another verdict than the block's.
+func proseBreaches(lines []string, inFence []bool, block Verdict) []Breach {
+	var out []Breach
+	more := 0
 	for i, l := range lines {
 		if inFence[i] {
 			continue
 		}
-		if v, ok := proseVerdict(l); ok && v != r.Verdict {
-			j.Breaches = append(j.Breaches, Breach{Check: CheckJudgmentProse, Line: i + 1,
-				Message: fmt.Sprintf("the prose says the verdict is %s, but the ```agc block's verdict is %s", v, r.Verdict)})
+		v, ok := proseVerdict(l)
+		if !ok || v == block {
+			continue
 		}
+		if len(out) == maxProseBreaches {
+			more++
+			continue
+		}
+		out = append(out, Breach{Check: CheckJudgmentProse, Line: i + 1,
+			Message: fmt.Sprintf("the prose says the verdict is %s, but the ```agc block's verdict is %s", v, block)})
 	}
-	return j
+	if more > 0 {
+		out[len(out)-1].Message += fmt.Sprintf(" (and %d more verdict lines like it)", more)
+	}
+	return out
 }
 
 // noBlock is the breach for a message without a ```agc block, at its last non-blank line, with a

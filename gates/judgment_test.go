@@ -130,3 +130,23 @@ func FuzzParseJudgment(f *testing.F) {
 		}
 	})
 }
+
+func TestReadJudgmentCapsRepeats(t *testing.T) {
+	in := strings.Repeat("Verdict: pass\n", 8) + strings.Repeat(bt+"agc\n{}\n"+bt+"\n", 30) + bt + "agc\n" + judgmentJSON + "\n" + bt
+	j := ReadJudgment(in)
+	var prose, many []Breach
+	for _, b := range j.Breaches {
+		switch b.Check {
+		case CheckJudgmentProse:
+			prose = append(prose, b)
+		case CheckJudgmentManyBlocks:
+			many = append(many, b)
+		}
+	}
+	if len(prose) != maxProseBreaches || !strings.Contains(prose[len(prose)-1].Message, "3 more") {
+		t.Errorf("prose breaches %+v", prose)
+	}
+	if len(many) != 1 || !strings.Contains(many[0].Message, "31 ```agc blocks") || len(many[0].Message) > 200 {
+		t.Errorf("many-blocks breach %+v", many)
+	}
+}
