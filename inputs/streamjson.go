@@ -166,8 +166,8 @@ func (s *hookState) hookResponse(d []byte, line int) {
 		p.a.HasExit, p.a.ExitCode = true, code
 	}
 	switch rawStr(m[6]) {
-	case "cancelled":
-		p.a.Failed = "cancelled"
+	case "cancelled": // the exit status 1 of a cancelled hook is the runtime's, not the hook's
+		p.a.Failed, p.a.HasExit = "cancelled", false
 	case "error":
 		if !p.a.HasExit {
 			p.a.Failed = "not-run"

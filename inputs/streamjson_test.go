@@ -61,7 +61,7 @@ func TestStreamGrouping(t *testing.T) {
 		}, []string{`L2 PreToolUse Bash id=T1 refused="no" cmd="git push"`}, 1},
 		{"lifecycle hook cancelled", []string{
 			sStarted("h1", "SessionStart:startup"), sResponse("h1", "SessionStart:startup", "", "", 1, "cancelled"),
-		}, []string{`L2 SessionStart  id= exit=1 stdout="" stderr="" failed=cancelled`}, 1},
+		}, []string{`L2 SessionStart  id= stdout="" stderr="" failed=cancelled`}, 1},
 		{"hook that could not run", []string{
 			bash, sStarted("h1", "PreToolUse:Bash"), `{"type":"system","subtype":"hook_response","hook_id":"h1","hook_name":"PreToolUse:Bash","hook_event":"PreToolUse","output":"spawn ENOENT","outcome":"error"}`,
 		}, []string{`L3 PreToolUse Bash id=T1 stdout="spawn ENOENT" failed=not-run cmd="git push"`}, 1},

@@ -126,7 +126,7 @@ func (s *hookState) closeLoose() {
 // hookAttachment adds a hook_* attachment to its group; false when it is not one.
 func (s *hookState) hookAttachment(att []byte, line int) bool {
 	a := members(att, "type", "hookName", "toolUseID", "hookEvent", "content", "stdout", "stderr",
-		"exitCode", "command", "blockingError")
+		"exitCode", "command", "blockingError", "timedOut")
 	typ := rawStr(a[0])
 	if !strings.HasPrefix(typ, "hook_") {
 		return false
@@ -178,7 +178,11 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 			p.a.HasStderr, p.a.Stderr = true, p.a.BlockReason[len(p.a.Hook)+4:]
 		}
 	case "hook_cancelled":
-		part().a.Failed = "cancelled"
+		p := part()
+		p.a.Failed = "cancelled"
+		if rawBool(a[10]) {
+			p.a.Failed = "timeout"
+		}
 	case "hook_error_during_execution":
 		p := part()
 		p.a.Failed = "not-run"

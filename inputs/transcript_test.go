@@ -149,11 +149,11 @@ func TestTranscriptGrouping(t *testing.T) {
 			`L3 PreToolUse Bash id=T1 ctx=["AGC steer: g/r — use make"] cmd="git push"`,
 		}, 2, 2},
 		{"cancelled, error during execution, other hook records", []string{
-			tAttach(`"type":"hook_cancelled","hookName":"PreToolUse:Read","toolUseID":"T3","hookEvent":"PreToolUse","command":"slow.sh"`),
+			tAttach(`"type":"hook_cancelled","hookName":"PreToolUse:Read","toolUseID":"T3","hookEvent":"PreToolUse","command":"slow.sh","durationMs":4293,"timedOut":true,"timeoutMs":3000`),
 			tAttach(`"type":"hook_error_during_execution","content":"spawn ENOENT","hookName":"PostToolUse:Read","toolUseID":"T3","hookEvent":"PostToolUse","command":"gone.sh"`),
 			tAttach(`"type":"hook_system_message","content":"hi","hookName":"PostToolUse:Read","toolUseID":"T3","hookEvent":"PostToolUse"`),
 		}, []string{
-			`L1 PreToolUse Read id=T3 hook=slow.sh failed=cancelled`,
+			`L1 PreToolUse Read id=T3 hook=slow.sh failed=timeout`,
 			`L2 PostToolUse Read id=T3 hook=gone.sh stderr="spawn ENOENT" failed=not-run`,
 		}, 3, 0},
 		{"lifecycle hook has no tool call", []string{
