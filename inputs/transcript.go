@@ -25,11 +25,30 @@ var (
 	markToolUse    = []byte(`"tool_use"`)
 )
 
-// sniffTranscript recognises a transcript by its first record: an object with "type" and the
-// camelCase envelope keys ("sessionId" or "parentUuid") that stream-json does not use.
+// sniffTranscript recognises a transcript by its first records: objects with "type", one of them
+// with the camelCase envelope keys ("sessionId", "parentUuid"; "leafUuid" of a summary) that
+// stream-json does not use.
 func sniffTranscript(head []byte) bool {
-	m := members(firstValue(head), "type", "sessionId", "parentUuid")
-	return rawStr(m[0]) != "" && (m[1] != nil || m[2] != nil)
+	i := skipSpace(head, 0)
+	for n := 0; n < 16 && i < len(head); n++ {
+		e := valueEnd(head, i)
+		v := head[i:]
+		if e > 0 {
+			v = head[i:e]
+		}
+		m := members(v, "type", "sessionId", "parentUuid", "leafUuid")
+		if rawStr(m[0]) == "" {
+			return false
+		}
+		if m[1] != nil || m[2] != nil || m[3] != nil {
+			return true
+		}
+		if e < 0 {
+			return false
+		}
+		i = skipSpace(head, e)
+	}
+	return false
 }
 
 // firstValue returns the first JSON value of head, or what there is of it when head cuts it.

@@ -275,6 +275,9 @@ func TestTranscriptSniff(t *testing.T) {
 		{`{"type":"system","subtype":"init","cwd":"` + strings.Repeat("x", 100) + "", false, true}, // cut by the head
 		{``, false, false},
 		{`not json`, false, false},
+		{`{"type":"summary","summary":"Fix the build","leafUuid":"l"}` + "\n" + `{"type":"user"}`, true, false},
+		{`{"type":"file-history-snapshot","messageId":"m"}` + "\n" + tAttach(`"type":"hook_success"`), true, false},
+		{`{"type":"a"}` + "\n" + `{"no":"type"}` + "\n" + tAttach(`"type":"hook_success"`), false, false},
 	}
 	for _, tc := range tests {
 		if got := sniffTranscript([]byte(tc.head)); got != tc.transcript {
