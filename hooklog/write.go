@@ -20,7 +20,9 @@ const (
 )
 
 // LockTimeout is how long Append waits for another writer's lock before giving up.
-const LockTimeout = 10 * time.Second
+// Writers hold the lock only for one write, so a longer wait means a stuck writer; the hook has
+// answered by then, but the runtime still waits for the recorder to exit.
+const LockTimeout = 2 * time.Second
 
 // lockPoll is how often Append retries a lock held by another writer.
 const lockPoll = 2 * time.Millisecond
@@ -103,7 +105,11 @@ func appendLine(f *os.File, line []byte) error {
 	if size > 0 {
 		last := make([]byte, 1)
 		if _, err := f.ReadAt(last, size-1); err == nil && last[0] != '\n' {
-			line = append([]byte{'\n'}, line...)
+			// A separate write is safe under the lock and spares copying a large line.
+			if _, err := f.Write([]byte{'\n'}); err != nil {
+				_ = f.Truncate(size)
+				return err
+			}
 		}
 	}
 	if _, err := f.Write(line); err != nil {

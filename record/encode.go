@@ -14,8 +14,9 @@ import (
 // Encodings of a logged stream.
 const encodingBase64 = "base64"
 
-// record makes the hook log record of a run.
-func (o outcome) record(opts Options) hooklog.Record {
+// record makes the hook log record of a run. It drops o's copies of the streams as it encodes
+// them, so a 100 MB stream is not held twice while the line is written.
+func (o *outcome) record(opts Options) hooklog.Record {
 	rec := hooklog.Record{
 		Time:       o.start.UTC().Format(time.RFC3339Nano),
 		Runtime:    opts.Runtime,
@@ -27,11 +28,13 @@ func (o outcome) record(opts Options) hooklog.Record {
 		rec.Command = []string{}
 	}
 	rec.Input, rec.InputEncoding = inputValue(o.stdin)
+	o.stdin = nil
 	if rec.Runtime == "" {
 		rec.Runtime = DetectRuntime(rec.Input)
 	}
 	rec.Stdout, rec.StdoutEncoding = text(o.stdout)
 	rec.Stderr, rec.StderrEncoding = text(o.stderr)
+	o.stdout, o.stderr = nil, nil
 	if o.signal != 0 {
 		rec.Signal = o.signal.String()
 	}
@@ -49,9 +52,15 @@ func inputValue(stdin []byte) (json.RawMessage, string) {
 	if utf8.Valid(stdin) && json.Valid(stdin) {
 		return json.RawMessage(stdin), ""
 	}
-	s, enc := text(stdin)
-	b, _ := json.Marshal(s) // a Go string always marshals
-	return b, enc
+	if !utf8.Valid(stdin) {
+		// Base64 needs no JSON escaping: quote it directly, with no string in between.
+		b := make([]byte, base64.StdEncoding.EncodedLen(len(stdin))+2)
+		b[0], b[len(b)-1] = '"', '"'
+		base64.StdEncoding.Encode(b[1:len(b)-1], stdin)
+		return b, encodingBase64
+	}
+	b, _ := json.Marshal(string(stdin)) // a Go string always marshals
+	return b, ""
 }
 
 // text is a stream as a JSON string: itself when UTF-8, else base64 with encoding "base64".

@@ -18,7 +18,7 @@ func FuzzInput(f *testing.F) {
 		f.Add(tc[0], tc[1])
 	}
 	f.Fuzz(func(t *testing.T, stdin, stdout []byte) {
-		o := outcome{stdin: stdin, stdout: stdout}
+		o := outcome{stdin: bytes.Clone(stdin), stdout: bytes.Clone(stdout)}
 		rec := o.record(Options{Command: []string{"hook"}})
 		line, err := hooklog.Encode(rec)
 		if err != nil {

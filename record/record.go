@@ -65,7 +65,9 @@ func Run(ctx context.Context, opts Options) (int, hooklog.Record) {
 	}
 	out := run(ctx, opts, now)
 	rec := out.record(opts)
-	if err := hooklog.Append(ctx, opts.Log, rec); err != nil {
+	// Not cancelled with ctx: a runtime's SIGTERM (which cancels ctx in main) is exactly the
+	// run that must still be logged. hooklog.LockTimeout bounds the wait.
+	if err := hooklog.Append(context.WithoutCancel(ctx), opts.Log, rec); err != nil {
 		fmt.Fprintf(opts.Stderr, "agc-sarif record: could not write hook log %s: %v\n", opts.Log, describeLogError(opts.Log, err))
 	}
 	return out.exitStatus(), rec

@@ -75,9 +75,14 @@ func feed(src io.Reader, w *os.File) *stdinFeeder {
 	return s
 }
 
-// Bytes returns the stdin read so far.
+// Bytes returns the stdin read so far: the buffer itself once the copy has ended, else a copy.
 func (s *stdinFeeder) Bytes() []byte {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return bytes.Clone(s.buf.Bytes())
+	select {
+	case <-s.done:
+		return s.buf.Bytes()
+	default:
+		return bytes.Clone(s.buf.Bytes())
+	}
 }
