@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
 
@@ -100,6 +102,9 @@ func (b *builder) result(it *item, ruleID string, ruleIndex int, markdown bool) 
 	res := gosarif.NewRuleResult(ruleID).WithRuleIndex(ruleIndex).WithLevel(string(it.level))
 	msg := &gosarif.Message{}
 	text := messageText(f)
+	if why := anchoredWhy(it); why != "" {
+		text += " " + sentence(why) // GitHub shows only message.text: say why the alert stands here
+	}
 	msg.Text = &text
 	if markdown {
 		md := messageMarkdown(it)
@@ -235,6 +240,20 @@ func anchoredWhy(it *item) string {
 		why = append(why, "anchored at the fallback location: "+it.fallback)
 	}
 	return cut(strings.Join(why, "; "), maxProperty)
+}
+
+// sentence makes s start with a capital letter and end with a full stop.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	s = string(unicode.ToUpper(r)) + s[n:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 func seenLine(f *findings.Finding) string {
