@@ -196,3 +196,43 @@ func TestBinaryConcurrent(t *testing.T) {
 		t.Errorf("%d distinct records, want %d", len(seen), runs)
 	}
 }
+
+// TestBinarySignals: SIGINT and SIGHUP reach the hook as themselves (not as the SIGTERM a
+// cancelled context stands for) and are not timeouts.
+func TestBinarySignals(t *testing.T) {
+	tests := []struct {
+		sig        syscall.Signal
+		wantStatus int
+		wantName   string
+	}{
+		{syscall.SIGINT, 130, "interrupt"},
+		{syscall.SIGHUP, 129, "hangup"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.wantName, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "log.jsonl")
+			// exec: the hook is sleep itself, which dies of SIGINT (a shell script would not).
+			cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", `echo ready; exec sleep 30`)
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+				t.Fatalf("first line %q, %v", line, err)
+			}
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			err = cmd.Wait()
+			if cmd.ProcessState.ExitCode() != tc.wantStatus {
+				t.Errorf("status %v (%v), want %d", cmd.ProcessState, err, tc.wantStatus)
+			}
+			if r := lastRecord(t, log); r.Signal != tc.wantName || r.TimedOut || r.ExitCode != -1 {
+				t.Errorf("record %+v", r)
+			}
+		})
+	}
+}
