@@ -43,6 +43,7 @@ const (
 	CheckPostNoAGC           = "agc/post-without-agc-json"
 	CheckEventMismatch       = "agc/hook-event-mismatch"
 	CheckHookFailedOpen      = "agc/hook-failed-open"
+	CheckAnswerHeavier       = "agc/hook-answer-heavier-than-verdict"
 )
 
 var checks = []Check{
@@ -146,6 +147,11 @@ var checks = []Check{
 		Full:     "Claude Code treats a hook that exits with a status other than 0 or 2, times out or is cancelled as a non-blocking error: the tool call goes ahead as if no gate existed.",
 		Fix:      "Make the hook exit 0 or 2 on every path; fix the crash named in its stderr, or raise its timeout.",
 		SpecNote: "DESIGN §2, any binding: a hook that crashed or timed out (it failed open)."},
+	{ID: CheckAnswerHeavier, Name: "HookAnswerHeavierThanVerdict", Binding: "hook", Level: "warning",
+		Short:    "A hook blocked or rewrote a call while its AGC verdict says less.",
+		Full:     "The hook's answer (exit 2, `deny`, `decision: \"block\"`, `updatedInput`, `updatedToolOutput`) did more than its AGC response's verdict: a `pass` or `steer` that blocked, or a `steer` that rewrote. Reports and orchestrators that read the verdict miss what the runtime enforced.",
+		Fix:      "Send the verdict that matches the answer: `block` with a deny or exit 2, `repaired` with `updatedInput` / `updatedToolOutput`.",
+		SpecNote: "DESIGN §1 ladder and §2 bindings: the verdict says what the gate did at the tool boundary."},
 }
 
 // Checks returns the contract checks, in the order the README lists them.

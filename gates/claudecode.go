@@ -177,6 +177,9 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 	if a.Event == "PostToolUse" {
 		res.Breaches = append(res.Breaches, v.checkPostAGC(rs)...)
 	}
+	if a.Event == "PreToolUse" || a.Event == "PostToolUse" {
+		res.Breaches = append(res.Breaches, v.checkHeavier(rs)...)
+	}
 	if len(rs) == 0 && !hasCheck(bs, CheckInvalidJSON) {
 		res.Unstructured = v.unstructured()
 	}
@@ -539,6 +542,44 @@ func (v answerView) checkPost(r *Response) []Breach {
 		}
 	}
 	return bs
+}
+
+// checkHeavier reports an answer that blocked or rewrote while the heaviest verdict of its
+// responses says less. A repaired verdict that was blocked by exit 2 has its own check.
+func (v answerView) checkHeavier(rs []*Response) []Breach {
+	if len(rs) == 0 {
+		return nil
+	}
+	top := rs[0]
+	for _, r := range rs[1:] {
+		if r.Verdict.Heavier(top.Verdict) {
+			top = r
+		}
+	}
+	if !top.Verdict.Valid() {
+		return nil
+	}
+	a := v.a
+	var did string
+	switch {
+	case v.blocked() && top.Verdict != Block:
+		if top.Verdict == Repaired && v.exit2 && a.Event == "PreToolUse" {
+			return nil // agc/repair-by-exit-2
+		}
+		did = "blocked"
+		if a.Event == "PostToolUse" {
+			did = "blocked after"
+		}
+	case v.repairedByAnswer() && top.Verdict.Weight() < Repaired.Weight():
+		did = "rewrote the input of"
+		if a.Event == "PostToolUse" {
+			did = "replaced the output of"
+		}
+	default:
+		return nil
+	}
+	return []Breach{{Check: CheckAnswerHeavier, Pointer: "/verdict",
+		Message: fmt.Sprintf("Hook %s %s %s, but gate %q answered %s.", hookName(a), did, callPhrase(a), top.Gate.ID, top.Verdict)}}
 }
 
 // checkPostAGC reports a PostToolUse answer that blocked or replaced output with no AGC JSON in
