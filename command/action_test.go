@@ -170,6 +170,7 @@ func TestActionPullRequest(t *testing.T) {
 		head       string
 		vars       map[string]string
 		uploads    []fakegh.Reply
+		statuses   []fakegh.Reply
 		wantCode   int
 		wantUpload bool
 		wantRef    string
@@ -180,12 +181,17 @@ func TestActionPullRequest(t *testing.T) {
 		{name: "head checked out", event: "event-pull-request.json", head: actHead, wantCode: ExitFail, wantUpload: true, wantRef: "refs/pull/7/head", wantReqs: true},
 		{name: "fork auto", event: "event-fork-pull-request.json", head: actSHA, wantCode: ExitFail, wantStdout: "comes from a fork"},
 		{name: "no code scanning auto", event: "event-pull-request.json", head: actSHA, uploads: []fakegh.Reply{fakegh.Forbidden()},
-			wantCode: ExitFail, wantReqs: true, wantStdout: "security-events: write"},
+			wantCode: ExitFail, wantReqs: true, wantRef: "refs/pull/7/merge", wantStdout: "security-events: write"},
 		{name: "no code scanning, upload true", event: "event-pull-request.json", head: actSHA, vars: map[string]string{"INPUT_UPLOAD": "true"},
-			uploads: []fakegh.Reply{fakegh.Forbidden()}, wantCode: ExitUsage, wantReqs: true, wantStdout: "::error"},
+			uploads: []fakegh.Reply{fakegh.Forbidden()}, wantCode: ExitUsage, wantReqs: true, wantRef: "refs/pull/7/merge", wantStdout: "::error"},
 		{name: "upload false", event: "event-pull-request.json", head: actSHA, vars: map[string]string{"INPUT_UPLOAD": "false"}, wantCode: ExitFail},
 		{name: "fail-on none", event: "event-pull-request.json", head: actSHA, vars: map[string]string{"INPUT_FAIL-ON": "none", "INPUT_UPLOAD": "false"}, wantCode: ExitOK},
 		{name: "processing failed, auto", event: "event-pull-request.json", head: actSHA, wantCode: ExitFail, wantReqs: true, wantUpload: true, wantRef: "refs/pull/7/merge",
+			statuses: []fakegh.Reply{fakegh.Processing("failed", "an invalid URI was provided as a SARIF location")}, wantStdout: "::warning::code scanning upload failed"},
+		{name: "processing failed, upload true", event: "event-pull-request.json", head: actSHA, wantCode: ExitUsage, wantReqs: true, wantUpload: true, wantRef: "refs/pull/7/merge",
+			vars:     map[string]string{"INPUT_UPLOAD": "true"},
+			statuses: []fakegh.Reply{fakegh.Processing("failed", "an invalid URI was provided as a SARIF location")}, wantStdout: "invalid URI"},
+		{name: "no wait", event: "event-pull-request.json", head: actSHA, wantCode: ExitFail, wantReqs: true, wantUpload: true, wantRef: "refs/pull/7/merge",
 			vars: map[string]string{"INPUT_WAIT-FOR-PROCESSING": "false"}},
 	}
 	for _, tt := range tests {
@@ -196,6 +202,9 @@ func TestActionPullRequest(t *testing.T) {
 				srv.Uploads = tt.uploads
 			}
 			srv.Statuses = []fakegh.Reply{fakegh.Processing("complete")}
+			if tt.statuses != nil {
+				srv.Statuses = tt.statuses
+			}
 			ws := workspace(t, tt.head)
 			vars := actionVars(t, ws, srv, tt.event)
 			for k, v := range tt.vars {
@@ -230,6 +239,9 @@ func TestActionPullRequest(t *testing.T) {
 			}
 			if (len(srv.Requests()) > 0) != tt.wantReqs {
 				t.Errorf("requests %v", srv.Requests())
+			}
+			if tt.vars["INPUT_WAIT-FOR-PROCESSING"] == "false" && len(srv.Requests()) != 1 {
+				t.Errorf("polled without wait-for-processing: %v", srv.Requests())
 			}
 			if v := srv.Violations(); len(v) > 0 {
 				t.Errorf("API violations:\n%s", strings.Join(v, "\n"))

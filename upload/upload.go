@@ -215,21 +215,12 @@ func (c *Client) Status(ctx context.Context, owner, repo, id string) (*Status, e
 	return &st, nil
 }
 
-// Wait polls an upload's status with doubling pauses (5 s, 10 s, 20 s, …) until it is complete or
-// failed, or until max has passed. A failed upload is an *Error of Kind Failed carrying GitHub's
-// errors; running out of time is Kind Timeout with the last status.
+// Wait polls an upload's status at once and then after doubling pauses (5 s, 10 s, 20 s, …) until
+// it is complete or failed, or until max has passed. A failed upload is an *Error of Kind Failed
+// carrying GitHub's errors; running out of time is Kind Timeout with the last status.
 func (c *Client) Wait(ctx context.Context, owner, repo, id string, max time.Duration) (*Status, error) {
 	pause, waited := 5*time.Second, time.Duration(0)
 	for {
-		if waited+pause > max {
-			pause = max - waited
-		}
-		if pause > 0 {
-			if err := c.opts.Sleep(ctx, pause); err != nil {
-				return nil, &Error{Op: "status", Kind: Timeout, Message: err.Error()}
-			}
-			waited += pause
-		}
 		st, err := c.Status(ctx, owner, repo, id)
 		if err != nil {
 			return nil, err
@@ -246,6 +237,11 @@ func (c *Client) Wait(ctx context.Context, owner, repo, id string, max time.Dura
 			return st, &Error{Op: "status", Kind: Timeout,
 				Message: fmt.Sprintf("SARIF %s was still %s after %s", id, st.ProcessingStatus, max)}
 		}
+		pause = min(pause, max-waited)
+		if err := c.opts.Sleep(ctx, pause); err != nil {
+			return st, &Error{Op: "status", Kind: Timeout, Message: err.Error()}
+		}
+		waited += pause
 		pause *= 2
 	}
 }

@@ -90,14 +90,32 @@ type Server struct {
 
 // New starts a fake for owner/repo that accepts token; close it with Close.
 func New(owner, repo, token string) *Server {
-	s := &Server{Owner: owner, Repo: repo, Token: token,
-		Uploads: []Reply{Accepted("47177e22-5596-11eb-80a1-c1e54ef945c6")}, Statuses: []Reply{Processing("complete")}}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s := NewHandler(owner, repo, token)
+	s.Server = httptest.NewServer(s)
 	return s
+}
+
+// NewHandler makes the fake without starting a server (for a standalone binary); its
+// ServeHTTP answers the API.
+func NewHandler(owner, repo, token string) *Server {
+	return &Server{Owner: owner, Repo: repo, Token: token,
+		Uploads: []Reply{Accepted("47177e22-5596-11eb-80a1-c1e54ef945c6")}, Statuses: []Reply{Processing("complete")}}
 }
 
 // APIURL is the API base URL to give the client (GITHUB_API_URL).
 func (s *Server) APIURL() string { return s.Server.URL + s.Prefix }
+
+// Report is what the fake saw, as the standalone binary serves it at /_fake/report.
+type Report struct {
+	Requests   []string `json:"requests"`
+	Violations []string `json:"violations"`
+	Uploads    []Upload `json:"uploads"`
+}
+
+// Report returns what the fake saw so far.
+func (s *Server) Report() Report {
+	return Report{Requests: s.Requests(), Violations: s.Violations(), Uploads: s.Received()}
+}
 
 // Violations lists every way a request broke GitHub's documented API.
 func (s *Server) Violations() []string {
@@ -130,7 +148,8 @@ var (
 	apiDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 )
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP answers one request of the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, r.Method+" "+r.URL.Path)

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# container-smoke-test: build the action's image and run it the way the GitHub runner does — no
+# arguments, GITHUB_ACTIONS=true, inputs as INPUT_<NAME> (hyphens kept), the workspace mounted at
+# /github/workspace — against testdata/action/workspace and a fake code scanning API on the
+# loopback. Checks the exit status, the SARIF, the outputs, the job summary, the annotations and the
+# upload the fake received.
+#
+# usage: scripts/container-smoke-test.sh        (from the repository root)
+# env:   SMOKE=path/to/container-smoke (default ../shared/tools/container-smoke, else
+#        /work/shared/tools/container-smoke); SMOKE_ARGS=extra arguments for the container
+#        (default none: a bare run must be the action).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+smoke=${SMOKE:-}
+for c in ../shared/tools/container-smoke /work/shared/tools/container-smoke; do
+  [[ -z $smoke && -x $c ]] && smoke=$c
+done
+[[ -n $smoke ]] || { echo "container-smoke-test: no container-smoke tool (set SMOKE)" >&2; exit 2; }
+
+tag=localhost/agc-sarif:smoke
+token=ghs_smoketoken_$RANDOM$RANDOM
+sha=0123456789abcdef0123456789abcdef01234567
+work=$(mktemp -d)
+fakepid=
+cleanup() { [[ -n $fakepid ]] && kill "$fakepid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+fail() { echo "container-smoke-test: FAIL: $*" >&2; exit 1; }
+
+"$smoke" -t "$tag" --build-only
+size=$(podman image inspect --format '{{.Size}}' "$tag")
+echo "container-smoke-test: image $tag is $size bytes"
+
+# the workspace as actions/checkout leaves it, plus the runner's file-command files
+ws=$work/ws
+mkdir -p "$ws/.git" "$ws/_runner"
+cp -r testdata/action/workspace/. "$ws/"
+echo "$sha" >"$ws/.git/HEAD"
+cp testdata/action/event-pull-request.json "$ws/_runner/event.json"
+: >"$ws/_runner/output.txt"
+: >"$ws/_runner/summary.md"
+
+# the fake API, on the loopback (the container runs with --net host)
+go build -o "$work/fakegh" ./upload/fakegh/cmd/fakegh
+FAKEGH_TOKEN=$token "$work/fakegh" >"$work/fake.url" 2>"$work/fake.err" &
+fakepid=$!
+for _ in $(seq 50); do [[ -s $work/fake.url ]] && break; sleep 0.1; done
+api=$(head -n1 "$work/fake.url")
+[[ $api == http://127.0.0.1:* ]] || fail "fake API did not start: $(cat "$work/fake.err")"
+
+set +e
+"$smoke" -t "$tag" -w "$ws" --net host \
+  -e GITHUB_ACTIONS=true \
+  -e GITHUB_OUTPUT=/github/workspace/_runner/output.txt \
+  -e GITHUB_STEP_SUMMARY=/github/workspace/_runner/summary.md \
+  -e GITHUB_EVENT_PATH=/github/workspace/_runner/event.json \
+  -e GITHUB_EVENT_NAME=pull_request \
+  -e GITHUB_REPOSITORY=octo/repo \
+  -e GITHUB_SHA=$sha \
+  -e GITHUB_REF=refs/pull/7/merge \
+  -e GITHUB_SERVER_URL=https://github.com \
+  -e GITHUB_API_URL="$api" \
+  -e GITHUB_JOB=agc \
+  -e GITHUB_WORKFLOW_REF=octo/repo/.github/workflows/agc.yml@refs/pull/7/merge \
+  -e INPUT_PATHS=.agc \
+  -e INPUT_FORMAT=auto \
+  -e INPUT_CATEGORY= \
+  -e INPUT_FAIL-ON=judgment-block,contract \
+  -e INPUT_UPLOAD=true \
+  -e INPUT_TOKEN="$token" \
+  -e INPUT_SARIF-FILE=agc-results.sarif \
+  -e INPUT_WAIT-FOR-PROCESSING=true \
+  -e INPUT_MAX-ANNOTATIONS=10 \
+  -e INPUT_SUMMARY=true \
+  -e INPUT_ROOT= \
+  -e INPUT_INCLUDE-UNSTRUCTURED=true \
+  -- ${SMOKE_ARGS:-} >"$work/stdout" 2>"$work/stderr"
+status=$?
+set -e
+echo "--- container stdout"; cat "$work/stdout"; echo "--- container stderr"; cat "$work/stderr"; echo "---"
+
+[[ $status == 1 ]] || fail "exit status $status, want 1 (a reviewer's block and a contract breach with fail-on judgment-block,contract)"
+
+# SARIF
+sarif=$ws/agc-results.sarif
+[[ -s $sarif ]] || fail "no SARIF at $sarif"
+jq -e '.version == "2.1.0" and (.runs | length) == 1 and (.runs[0].results | length) > 0' "$sarif" >/dev/null ||
+  fail "SARIF is not a 2.1.0 log with one run and results"
+for v in ../shared/tools/sarif-validate /work/shared/tools/sarif-validate; do
+  if [[ -x $v ]]; then "$v" "$sarif" || fail "sarif-validate rejected the SARIF"; break; fi
+done
+
+# outputs, read as the runner reads GITHUB_OUTPUT (name<<DELIM ... DELIM)
+declare -A out
+name= delim= val=
+while IFS= read -r line; do
+  if [[ -z $name ]]; then
+    if [[ $line == *'<<'* ]]; then name=${line%%<<*}; delim=${line#*<<}; val=
+    elif [[ -n $line ]]; then fail "output line neither name<<delimiter nor empty: $line"; fi
+  elif [[ $line == "$delim" ]]; then out[$name]=$val; name=
+  else val=${val:+$val$'\n'}$line; fi
+done <"$ws/_runner/output.txt"
+[[ -z $name ]] || fail "output $name never closed"
+[[ $delim == ghadelimiter_* ]] || fail "delimiter $delim is not ghadelimiter_<random>"
+for k in sarif-file findings blocks repairs steers contract-findings sarif-id uploaded; do
+  [[ -v out[$k] ]] || fail "output $k missing"
+done
+[[ ${out[sarif-file]} == agc-results.sarif ]] || fail "sarif-file=${out[sarif-file]}"
+[[ ${out[blocks]} == 2 && ${out[repairs]} == 1 && ${out[steers]} == 1 ]] || fail "counts blocks=${out[blocks]} repairs=${out[repairs]} steers=${out[steers]}"
+[[ ${out[contract-findings]} -ge 1 ]] || fail "contract-findings=${out[contract-findings]}"
+[[ ${out[uploaded]} == true && -n ${out[sarif-id]} ]] || fail "uploaded=${out[uploaded]} sarif-id=${out[sarif-id]}"
+
+# summary
+grep -q '^## AGC gates' "$ws/_runner/summary.md" || fail "no job summary"
+grep -q '```mermaid' "$ws/_runner/summary.md" || fail "no pie in the summary"
+! grep -qE '<[A-Za-z/!]|@[A-Za-z0-9]' "$ws/_runner/summary.md" || fail "raw HTML or a pinging mention in the summary"
+
+# annotations and the token
+grep -q '^::error .*file=src/app.go' "$work/stdout" || fail "no error annotation on src/app.go"
+! grep -qE '^::(set-output|add-mask::x)' "$work/stdout" || fail "agent text started a workflow command"
+[[ $(grep -c "$token" "$work/stdout" "$work/stderr" "$ws/_runner/summary.md" "$sarif" | awk -F: '{s+=$2} END {print s}') == 1 ]] ||
+  fail "the token appears somewhere other than its ::add-mask:: line"
+grep -qx "::add-mask::$token" "$work/stdout" || fail "token not masked"
+
+# what the fake API received
+report=$(curl -fsS "$api/_fake/report")
+jq -e '.violations == null or (.violations | length) == 0' <<<"$report" >/dev/null || fail "API violations: $(jq -c .violations <<<"$report")"
+jq -e --arg sha $sha '(.uploads | length) == 1 and .uploads[0].ref == "refs/pull/7/merge" and .uploads[0].commit_sha == $sha
+  and .uploads[0].checkout_uri == "file:///github/workspace"' <<<"$report" >/dev/null || fail "upload: $(jq -c '.uploads | map(del(.sarif))' <<<"$report")"
+
+echo "container-smoke-test: PASS (image $size bytes)"
