@@ -329,3 +329,28 @@ func TestRecordLargePayload(t *testing.T) {
 
 // mkfifo makes a named pipe at path.
 func mkfifo(path string) error { return syscall.Mkfifo(path, 0o600) }
+
+func TestRecordRuntime(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		stdin string
+		want  string
+	}{
+		{"claude code input", nil, `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash"}`, "claude-code"},
+		{"codex input", nil, `{"session_id":"s","turn_id":"t","hook_event_name":"PreToolUse","tool_name":"Bash"}`, "codex"},
+		{"flag wins", []string{"--runtime", "my-runtime"}, `{"turn_id":"t"}`, "my-runtime"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "log.jsonl")
+			args := append(append([]string{"--log", log}, tc.args...), "--", "true")
+			if got := runRecord(t, t.TempDir(), []byte(tc.stdin), nil, args...); got.code != 0 {
+				t.Fatalf("exit %d: %s", got.code, got.stderr)
+			}
+			if r := readLog(t, log)[0]; r.Runtime != tc.want {
+				t.Errorf("runtime %q, want %q", r.Runtime, tc.want)
+			}
+		})
+	}
+}
