@@ -14,8 +14,12 @@ import (
 // hookAdder turns one hook event into findings in set, or says why it gave none.
 type hookAdder func(ev hookEvent, opts Options, set *findings.Set) (bool, string)
 
-// maxOpenGroups bounds the groups waiting for their tool call's result.
-const maxOpenGroups = 1024
+// maxOpenGroups bounds the groups waiting for their tool call's result; maxGroupParts bounds the
+// answers and contexts one group gathers before it is emitted as it stands.
+const (
+	maxOpenGroups = 1024
+	maxGroupParts = 256
+)
 
 // Skip reasons of the Claude Code readers.
 const (
@@ -111,7 +115,10 @@ func (s *hookState) group(id, event, name string, line int, time string) *hookGr
 	}
 	k := groupKey{id: id, event: event, name: name}
 	if g := s.groups[k]; g != nil {
-		return g
+		if len(g.parts)+len(g.contexts) < maxGroupParts {
+			return g
+		}
+		s.flush(g)
 	}
 	g := &hookGroup{key: k, event: event, tool: tool, session: s.session, cwd: s.cwd, line: line, time: time}
 	if c := s.calls.get(id); c != nil && g.tool == "" {

@@ -422,3 +422,34 @@ func BenchmarkTranscriptReplay(b *testing.B) {
 	b.ReportMetric(float64(set.Records), "records")
 	b.ReportMetric(float64(len(set.Findings)), "findings")
 }
+
+// TestTranscriptGroupBounds feeds one PreToolUse group more records than a group holds and more
+// pending groups than are kept open: every record is still counted, and all evidence is emitted.
+func TestTranscriptGroupBounds(t *testing.T) {
+	var lines []string
+	for i := 0; i < 3*maxGroupParts; i++ {
+		lines = append(lines, tAttach(`"type":"hook_additional_context","content":["c"],"hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse"`))
+	}
+	for i := 0; i < 2*maxOpenGroups; i++ {
+		lines = append(lines, tAttach(fmt.Sprintf(`"type":"hook_cancelled","hookName":"PreToolUse:Bash","toolUseID":"P%d","hookEvent":"PreToolUse","command":"c"`, i)))
+	}
+	log := &eventLog{}
+	set := findings.NewSet()
+	in := Input{Name: "b.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}
+	if err := (transcriptReader{add: log.add}).Read(context.Background(), in, Options{}, set); err != nil {
+		t.Fatal(err)
+	}
+	contexts, failed := 0, 0
+	for _, ev := range log.events {
+		contexts += len(ev.Answer.AdditionalContext)
+		if ev.Answer.Failed != "" {
+			failed++
+		}
+	}
+	if contexts != 3*maxGroupParts || failed != 2*maxOpenGroups || set.Records != len(lines) || set.Used != len(lines) {
+		t.Errorf("%d contexts, %d failures, %d records, %d used; want %d, %d, %d", contexts, failed, set.Records, set.Used, 3*maxGroupParts, 2*maxOpenGroups, len(lines))
+	}
+	if len(log.events) > 3+2*maxOpenGroups {
+		t.Errorf("%d events", len(log.events))
+	}
+}
