@@ -155,12 +155,38 @@ func (f *agcFile) record(rec record) {
 		}
 		f.problem(src, "not an AGC response", "a JSON object with none of the AGC fields (agc, gate, verdict, findings); skipped")
 	default:
+		if data[0] == '"' && f.quoted(src, data) {
+			return
+		}
 		if r, ok := gates.ParseText(string(data)); ok {
 			f.add(src, r, nil)
 			return
 		}
 		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", preview(data)))
 	}
+}
+
+// quoted reads a record that is a JSON string holding a response (JSON or the text form), as an
+// additionalContext value copied out of a hook's answer is; it reports whether it was one.
+func (f *agcFile) quoted(src findings.Source, data []byte) bool {
+	var inner string
+	if json.Unmarshal(data, &inner) != nil {
+		return false
+	}
+	inner = strings.TrimSpace(inner)
+	if strings.HasPrefix(inner, "{") && agcKey.MatchString(inner) {
+		r, bs := gates.Decode([]byte(inner))
+		for i := range bs {
+			bs[i].Line = 0 // lines inside the string are not lines of the file
+		}
+		f.add(src, r, bs)
+		return true
+	}
+	if r, ok := gates.ParseText(inner); ok {
+		f.add(src, r, nil)
+		return true
+	}
+	return false
 }
 
 // array reads a JSON array of responses; each element counts as one record at its own line.

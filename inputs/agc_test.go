@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -79,6 +80,8 @@ func TestAGCReader(t *testing.T) {
 			want{records: 2, used: 2, rules: []string{"secrets/dotenv-read", "style/prefer-rg"}, lines: []int{3, 4}}},
 		{"JSON lines of arrays", "[" + agcBlock + "]\n[" + agcSteer + "]\n",
 			want{records: 2, used: 2, rules: []string{"secrets/dotenv-read", "style/prefer-rg"}, lines: []int{1, 2}}},
+		{"response as a JSON string", strconvQuote(agcBlock) + "\n" + strconvQuote(agcText) + "\n" + `"just words"`,
+			want{records: 3, used: 2, rules: []string{"secrets/dotenv-read", "workstream-isolation/main-checkout-access"}, lines: []int{1, 2}, skips: map[string]int{"not an AGC response": 1}, problems: []string{"guard.jsonl:3: neither JSON nor"}}},
 		{"empty array", "[]", want{records: 1, skips: map[string]int{"empty array": 1}}},
 		{"text-form line", agcBlock + "\n" + agcText + "\n",
 			want{records: 2, used: 2, rules: []string{"secrets/dotenv-read", "workstream-isolation/main-checkout-access"}, lines: []int{1, 2}}},
@@ -143,6 +146,8 @@ func checkSet(t *testing.T, set *findings.Set, records, used int, rules []string
 		}
 	}
 }
+
+func strconvQuote(s string) string { return strconv.Quote(s) }
 
 func equalInts(a, b []int) bool {
 	if len(a) != len(b) {
