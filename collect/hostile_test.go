@@ -71,6 +71,9 @@ func collectIn(t *testing.T, dir string, deadline time.Duration, args ...string)
 		if strings.Contains(o.stderr, "panic") || strings.Contains(o.stderr, "goroutine ") {
 			t.Errorf("stderr shows a crash:\n%s", clip(o.stderr))
 		}
+		if len(o.sarif) > 0 && (!utf8.Valid(o.sarif) || !json.Valid(o.sarif)) {
+			t.Errorf("the SARIF written is not valid UTF-8 JSON")
+		}
 		return o
 	case <-time.After(deadline + 10*time.Second):
 		t.Fatalf("agc-sarif %s did not end within %v: a hang", strings.Join(args, " "), deadline)
@@ -220,7 +223,7 @@ func TestHostileManyKeys(t *testing.T) {
 		return err
 	}
 	writeFile(t, dir, "keys.jsonl", text(strings.TrimSuffix(blockResponse, "}")), keys, text("}\n"))
-	o := collectIn(t, dir, 2*time.Minute, "--fail-on", "block", "keys.jsonl")
+	o := collectIn(t, dir, 5*time.Minute, "--fail-on", "block", "keys.jsonl")
 	o.expect(t, 1, `failing on: block`)
 }
 
