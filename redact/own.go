@@ -10,12 +10,6 @@ import (
 // text), single-quoted, or bare up to a delimiter. Each form has its own group.
 const value = `(?:\\"([^"\\\n]{1,300})\\"|"([^"\n]{1,300})"|'([^'\n]{1,300})'|([^\s"'\x60,;<>(){}\[\]\\]{1,300})(?:[\s"'\x60,;<>)}\]\\]|$))`
 
-// secretName matches a variable, key, flag or header name that says it holds a secret: it ends
-// in secret, token, password, passwd, pwd (after a separator), credential(s), creds, api key, or
-// key / pass / auth after a separator or in camel case (ACCESS_KEY, apiKey, DB_PASS, _auth).
-const secretName = `(?:[A-Za-z0-9_.-]*(?i:secret|token|passw(?:or)?d|credentials?|creds|api[_.-]?key)` +
-	`|[A-Za-z0-9_.-]*[_.-](?i:key|pass|auth|pwd)|[A-Za-z0-9_.-]*[a-z0-9](?:Key|Pass|Auth|Pwd))`
-
 // ownSpec is one of our own rules before compiling.
 type ownSpec struct {
 	id       string
@@ -53,9 +47,6 @@ func ownRules() ([]*rule, error) {
 		{"bearer-token", `(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`, []string{"bearer"}, hasDigit},
 		{"secret-flag", `(?i)--[a-z0-9-]*(?:secret|token|password|passwd|pwd|credentials?|api-?key|access-key|private-key|auth)(?:=|\s+)` + value,
 			[]string{"--"}, func(s string) bool { return !strings.HasPrefix(s, "-") && notPlaceholder(s) }},
-		{"secret-assignment", secretName + `\\?["']?\s*(?::=|=>|=|:)[ \t]*` + value,
-			[]string{"secret", "token", "passw", "pwd", "credential", "creds", "key", "pass", "auth"},
-			func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }},
 	}
 	out := make([]*rule, 0, len(specs))
 	for _, s := range specs {
@@ -63,8 +54,15 @@ func ownRules() ([]*rule, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redact rule %s: %w", s.id, err)
 		}
-		out = append(out, &rule{id: s.id, re: re, keywords: s.keywords, check: s.check, generic: genericOwn[s.id]})
+		out = append(out, &rule{id: s.id, re: re, keywords: s.keywords, check: s.check, generic: genericOwn[s.id],
+			window: s.id == "url-password"})
 	}
+	words := make([]string, 0, len(nameWords))
+	for _, w := range nameWords {
+		words = append(words, w.word)
+	}
+	out = append(out, &rule{id: "secret-assignment", keywords: words, generic: true, scan: scanAssignments,
+		check: func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }})
 	return out, nil
 }
 

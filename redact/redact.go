@@ -89,7 +89,7 @@ func (r *Redactor) redact(s string) string {
 			continue
 		}
 		if ru.multiLine {
-			spans = r.find(ru, s, 0, spans)
+			spans = r.find(ru, s, lower, 0, spans)
 		} else {
 			single = true
 		}
@@ -105,7 +105,7 @@ func (r *Redactor) redact(s string) string {
 			if end-start >= 8 && (rs.kw.scan(lower[start:end], hits) || rs.always) {
 				for _, ru := range rs.rules {
 					if !ru.multiLine && ruleHit(ru, hits) {
-						spans = r.find(ru, s[start:end], start, spans)
+						spans = r.find(ru, s[start:end], lower[start:end], start, spans)
 					}
 				}
 			}
@@ -131,8 +131,82 @@ func ruleHit(ru *rule, hits []bool) bool {
 	return false
 }
 
-// find appends the secrets rule ru finds in text (which starts at offset off of the whole).
-func (r *Redactor) find(ru *rule, text string, off int, spans []span) []span {
+// find appends the secrets rule ru finds in text (which starts at offset off of the whole;
+// lower is text lower-cased in ASCII).
+func (r *Redactor) find(ru *rule, text, lower string, off int, spans []span) []span {
+	if ru.scan != nil {
+		for _, v := range ru.scan(text, lower) {
+			if r.keep(ru, text, text[v[0]:v[1]], []int{v[0], v[1]}) {
+				spans = append(spans, span{off + v[0], off + v[1], ru.id, ru.generic})
+			}
+		}
+		return spans
+	}
+	if !ru.window {
+		return r.match(ru, text, off, spans)
+	}
+	// Run the rule on the stretches around its keywords, merged where they overlap.
+	var wins [][2]int
+	for _, k := range ru.keywords {
+		for from := 0; ; {
+			i := strings.Index(lower[from:], k)
+			if i < 0 {
+				break
+			}
+			i += from
+			from = i + 1
+			if ru.gate && !operatorFollows(text, i+len(k)) {
+				continue
+			}
+			wins = append(wins, [2]int{max(0, i-windowBefore), min(len(text), i+len(k)+windowAfter)})
+		}
+	}
+	sort.Slice(wins, func(i, j int) bool { return wins[i][0] < wins[j][0] })
+	for i := 0; i < len(wins); {
+		w := wins[i]
+		j := i + 1
+		for ; j < len(wins) && wins[j][0] <= w[1]; j++ {
+			w[1] = max(w[1], wins[j][1])
+		}
+		spans = r.match(ru, text[w[0]:w[1]], off+w[0], spans)
+		i = j
+	}
+	return spans
+}
+
+// operatorFollows reports whether gitleaks' gateMark can match at j: up to 20 name characters,
+// up to 3 quotes or white space, then one of = > : | ? ,.
+func operatorFollows(s string, j int) bool {
+	for k := 0; k <= 20 && j+k <= len(s); k++ {
+		for q := 0; q <= 3 && j+k+q < len(s); q++ {
+			c := s[j+k+q]
+			if strings.IndexByte("=>:|?,", c) >= 0 {
+				return true
+			}
+			if !isSpaceQuote(c) {
+				break
+			}
+		}
+		if j+k >= len(s) || !isNameChar(s[j+k]) {
+			return false
+		}
+	}
+	return false
+}
+
+// isSpaceQuote reports whether c is white space or a quote, as [\s'"] says.
+func isSpaceQuote(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == '\'' || c == '"'
+}
+
+// isNameChar reports whether c is in [ \t\w.-].
+func isNameChar(c byte) bool {
+	return c == ' ' || c == '\t' || c == '_' || c == '.' || c == '-' ||
+		c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// match appends the secrets the rule's regular expression finds in text (at offset off).
+func (r *Redactor) match(ru *rule, text string, off int, spans []span) []span {
 	for _, m := range ru.re.FindAllStringSubmatchIndex(text, -1) {
 		start, end := secretSpan(ru, m)
 		if start < 0 || start == end {

@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -312,4 +313,48 @@ func TestConcurrent(t *testing.T) {
 			t.Errorf("not redacted: %s", got)
 		}
 	}
+}
+
+// TestWindowsAgreeWithFullSearch checks that running rules only on the windows around their
+// keywords (and only where an operator follows) finds what running them on every line finds.
+func TestWindowsAgreeWithFullSearch(t *testing.T) {
+	rs, err := compile(gitleaksTOML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	windowed := 0
+	for _, r := range rs.rules {
+		if r.window {
+			windowed++
+		}
+		r.window, r.gate = false, false
+	}
+	full := &Redactor{rules: rs, memo: map[string]string{}}
+	fast := New(Options{})
+	var texts []string
+	for _, p := range corpus() {
+		texts = append(texts, p.text)
+	}
+	for _, name := range []string{"gitleaks.toml", "redact.go", "own.go", "redact_test.go"} {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, strings.Split(string(b), "\n")...)
+	}
+	for i := 0; i < 40; i++ {
+		v := fake(100+i, 12+i, alnum)
+		texts = append(texts, fmt.Sprintf(`auth_token = "%s"`, v), fmt.Sprintf(`my access key: '%s'`, v),
+			fmt.Sprintf(`client.secret=%s`, v), fmt.Sprintf(`{"x_api_key" :  "%s", "n": 1}`, v))
+	}
+	differ := 0
+	for _, s := range texts {
+		if a, b := fast.redact(s), full.redact(s); a != b {
+			differ++
+			if differ < 5 {
+				t.Errorf("windowed and full search differ:\n  %s\n  %s", a, b)
+			}
+		}
+	}
+	t.Logf("%d texts, %d windowed rules, %d differ", len(texts), windowed, differ)
 }

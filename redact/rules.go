@@ -29,7 +29,32 @@ type rule struct {
 	generic     bool                     // found by a name or shape, not by a platform's format
 	multiLine   bool                     // can match across lines: run on the whole text
 	kw          []int                    // indices of keywords in the rule set's keyword index
+	// window says the regexp starts with gitleaks' name prefix [\w.-]{0,50}? before a keyword:
+	// it is run only on the stretches of text around its keywords, which is much faster.
+	window bool
+	// gate says the keyword must be followed by gitleaks' operator pattern (gateMark) for a
+	// window to be worth searching.
+	gate bool
+	// scan, when set, replaces re: it returns the secrets' spans in a text and its lower case.
+	scan func(s, lower string) [][2]int
 }
+
+// namePrefix is how gitleaks' rules for names of secrets begin (after an optional "(?i)").
+const namePrefix = `[\w.-]{0,50}?`
+
+// Windows around a keyword: bytes of text before it and after it that a windowed rule's match
+// can reach (a 50-byte name before, a value of up to 300 bytes and its delimiters after).
+const (
+	windowBefore = 120
+	windowAfter  = 420
+)
+
+// gateMark is the part of gitleaks' name rules between the keyword and the value: up to 20
+// name characters, up to 3 quotes or spaces, and an assignment operator.
+const gateMark = `(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|>|:{1,3}=|\|\||:|=>|\?=|,)`
+
+// multiLineMarks are pieces of a regular expression that let it match across lines.
+var multiLineMarks = []string{`[\s\S`, `(?s`, `\n`, `\r`}
 
 // allowlist is a gitleaks allowlist, as far as it can be applied to text without a file path.
 type allowlist struct {
@@ -76,7 +101,15 @@ func (rs *ruleSet) index() *ruleSet {
 	pos := map[string]int{}
 	var words []string
 	for _, r := range rs.rules {
-		r.multiLine = strings.Contains(r.re.String(), `[\s\S`)
+		if r.re != nil {
+			src := r.re.String()
+			for _, m := range multiLineMarks {
+				r.multiLine = r.multiLine || strings.Contains(src, m)
+			}
+			r.window = r.window || strings.HasPrefix(strings.TrimPrefix(src, "(?i)"), namePrefix)
+			r.window = r.window && len(r.keywords) > 0 && !r.multiLine
+			r.gate = r.window && strings.Contains(src, gateMark)
+		}
 		if len(r.keywords) == 0 {
 			rs.always = true
 		}
