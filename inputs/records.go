@@ -50,6 +50,7 @@ func (lr *lineReader) next() ([]byte, int, error) {
 				over = true
 				lr.buf = lr.buf[:0]
 			} else {
+				lr.buf = grow(lr.buf, len(chunk))
 				lr.buf = append(lr.buf, chunk...)
 			}
 		}
@@ -120,7 +121,15 @@ func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) erro
 			if len(trimmed) == 0 {
 				continue
 			}
-			// A complete value on one line is the common case: check balance cheaply.
+			// A complete value on one line is the common case (JSONL): a line that opens and
+			// closes like an object or array is handed over as is, without scanning it; the JSON
+			// parser reports it if it was cut inside a string that happened to end in a brace.
+			if closesOnLine(trimmed) {
+				if e := fn(record{Line: num, Data: trimmed}); e != nil {
+					return e
+				}
+				continue
+			}
 			d, s, e := balance(trimmed, 0, false, false)
 			if d == 0 && !s || (trimmed[0] != '{' && trimmed[0] != '[') {
 				if e := fn(record{Line: num, Data: trimmed}); e != nil {
@@ -176,22 +185,50 @@ func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) erro
 	}
 }
 
+// closesOnLine reports whether a trimmed line starts and ends like one whole object or array.
+func closesOnLine(b []byte) bool {
+	n := len(b)
+	return n >= 2 && (b[0] == '{' && b[n-1] == '}' || b[0] == '[' && b[n-1] == ']')
+}
+
+// grow makes room for n more bytes, doubling the capacity so that a long line is copied a few
+// times at most rather than once per chunk.
+func grow(b []byte, n int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	c := 2 * cap(b)
+	if c < len(b)+n {
+		c = len(b) + n
+	}
+	nb := make([]byte, len(b), c)
+	copy(nb, b)
+	return nb
+}
+
 // balance continues a bracket count over b from the given state: depth of {[ minus ]}, whether
 // inside a string, and whether the previous byte was a backslash inside a string.
 func balance(b []byte, depth int, inStr, esc bool) (int, bool, bool) {
-	for _, c := range b {
+	for i := 0; i < len(b); i++ {
 		if inStr {
-			switch {
-			case esc:
+			if esc {
 				esc = false
-			case c == '\\':
+				continue
+			}
+			// Jump to the next quote or backslash: strings hold most of the bytes.
+			j := bytes.IndexAny(b[i:], "\\\"")
+			if j < 0 {
+				return depth, true, false
+			}
+			i += j
+			if b[i] == '\\' {
 				esc = true
-			case c == '"':
+			} else {
 				inStr = false
 			}
 			continue
 		}
-		switch c {
+		switch b[i] {
 		case '"':
 			inStr = true
 		case '{', '[':
