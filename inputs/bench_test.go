@@ -70,6 +70,17 @@ func BenchmarkCollect25k(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "responses.jsonl"), buf.Bytes(), 0o644); err != nil {
 		b.Fatal(err)
 	}
+	// The files the findings point at, so that anchoring keeps every finding at its own place.
+	src := bytes.Repeat([]byte("\tx := f(y) // some code\n"), corpus.ResponseLines)
+	for i := 0; i < 25000; i += corpus.ResponseLines {
+		path, _ := corpus.ResponseLocation(i)
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, path), src, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 	cfg := collect.Config{Paths: []string{"responses.jsonl"}, Format: inputs.AGC, Root: dir, Dir: dir,
 		IncludeUnstructured: true, Redact: true}
 	b.ReportAllocs()

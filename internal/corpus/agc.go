@@ -46,8 +46,9 @@ func (g *gen) agcLine(i int, noPass bool) {
 	resp := agcResponse{AGC: "0.1", Gate: agcGate{ID: r.gate, Kind: "runtime"}, Verdict: v, Findings: []agcFinding{}, At: g.now()}
 	g.count(map[string]outcome{"pass": oPass, "steer": oSteer, "repaired": oRepaired, "block": oDeny, "lighter": oSteer}[v])
 	if v != "pass" {
+		path, line := ResponseLocation(i)
 		f := agcFinding{Rule: r.rule, Message: "The " + r.message, Target: r.target,
-			Location: &agcLocation{Path: fmt.Sprintf("internal/pkg%d/file%d.go", i%97, i), Line: 1 + i%500}}
+			Location: &agcLocation{Path: path, Line: line}}
 		if v == "lighter" {
 			// A steer response with a block finding: read, and breaches the ladder.
 			resp.Verdict, f.Verdict = "steer", "block"
@@ -62,6 +63,16 @@ func (g *gen) agcLine(i int, noPass bool) {
 		g.err = fmt.Errorf("corpus: %w", err)
 	}
 	g.record(b)
+}
+
+// ResponseLines is how many lines of one file the findings of Responses use.
+const ResponseLines = 250
+
+// ResponseLocation is the place of response number i's finding: a repo-relative path (one file
+// per ResponseLines responses) and a line in 1..ResponseLines. A benchmark that anchors findings
+// creates these files.
+func ResponseLocation(i int) (string, int) {
+	return fmt.Sprintf("internal/pkg%d/file%d.go", i/ResponseLines%100, i/ResponseLines), 1 + i%ResponseLines
 }
 
 // Responses writes n AGC responses, one per line, none of them pass and each at a place of its

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -132,10 +133,10 @@ func TestResponses(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &r); err != nil || len(r.Findings) != 1 || r.Findings[0].Location == nil {
 			t.Fatalf("bad line %q: %v", l, err)
 		}
-		seen[r.Findings[0].Location.Path] = true
+		seen[fmt.Sprint(r.Findings[0].Location.Path, r.Findings[0].Location.Line)] = true
 	}
 	if len(seen) != 1000 {
-		t.Errorf("%d distinct paths, want 1000", len(seen))
+		t.Errorf("%d distinct places, want 1000", len(seen))
 	}
 }
 
