@@ -33,8 +33,9 @@ func (g *gen) agcLine(i int, noPass bool) {
 	case x < 0.95:
 		v = "block"
 	case x < 0.97:
-		// Cut short: invalid JSON.
-		g.record([]byte(`{"agc":"0.1","gate":{"id":"` + r.gate + `","kind":"runtime"},"verdict":"block","findings":[{"rule":`))
+		// Invalid JSON (a trailing comma, as string-pasting gates write it); brackets balance, so
+		// readers see one record and report agc/invalid-json.
+		g.record([]byte(`{"agc":"0.1","gate":{"id":"` + r.gate + `","kind":"runtime"},"verdict":"block","findings":[{"rule":"` + r.rule + `","message":"m",}]}`))
 		g.st.HookRecords++
 		g.st.Events++
 		g.st.Breaches["agc/invalid-json"]++
