@@ -29,11 +29,16 @@ type Options struct {
 	// Workflow is the running workflow file, repo-relative (".github/workflows/ci.yml") or as
 	// GITHUB_WORKFLOW_REF gives it ("owner/repo/.github/workflows/ci.yml@refs/heads/main").
 	Workflow string
+	// InputDir is the folder input file names (Finding.Source.File) are relative to: the working
+	// folder of the run. A finding read from a file inside the repository (a reviewer's message, an
+	// AGC file) can be anchored at the line it was read from.
+	InputDir string
 }
 
 // Anchorer anchors findings in one repository. It is safe for concurrent use.
 type Anchorer struct {
 	root     string   // resolved root
+	inputDir string   // folder that input file names are relative to
 	exact    []string // roots that map exactly: the root as given and resolved, git work trees
 	guess    []string // other roots the agent used
 	settings []*settings
@@ -59,7 +64,7 @@ func New(opts Options) (*Anchorer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anchor: root %s: %w", opts.Root, err)
 	}
-	a := &Anchorer{root: root, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}}
+	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {
 		exact = append(exact, filepath.ToSlash(w))
@@ -184,11 +189,28 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 			}
 		}
 	}
+	if f.Source.File != "" {
+		if rel, ok := a.Path(a.inputPath(f.Source.File), ""); ok && a.isFile(rel) {
+			line := max(f.Source.Line, 1)
+			if len(why) == 0 {
+				why = append(why, "the finding names no file")
+			}
+			return a.place(f, rel, line, fmt.Sprintf("Anchored to line %d of %s, where the gate's answer was read: %s.", line, rel, strings.Join(why, "; ")))
+		}
+	}
 	rel := a.fallbackFile()
 	if len(why) == 0 {
 		why = append(why, "the finding names no file")
 	}
 	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the fallback file: %s.", rel, strings.Join(why, "; ")))
+}
+
+// inputPath makes an input file name absolute against the run's working folder.
+func (a *Anchorer) inputPath(name string) string {
+	if filepath.IsAbs(name) || a.inputDir == "" {
+		return name
+	}
+	return filepath.Join(a.inputDir, name)
 }
 
 // touched anchors f in the file its call touched, at the lines where the call's new text now

@@ -413,3 +413,30 @@ func TestConcurrentAnchor(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchorAtSource places a finding with no file of its own at the line of the input it was
+// read from when that input lies in the repository (a reviewer's message committed with the
+// change), and falls back when the input lies outside.
+func TestAnchorAtSource(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "README.md", "r\n")
+	writeFile(t, root, "reviews/final.md", "a\nb\nc\nd\n")
+	a := newAnchorer(t, Options{Root: root, InputDir: filepath.Join(root, "reviews")})
+	f := findings.Finding{RuleID: "agc/judgment-prose-disagrees", Kind: findings.Contract, Message: "m",
+		Source: findings.Source{File: "final.md", Line: 3}}
+	got := a.Anchor(f)
+	if got.Location == nil || got.Location.Path != "reviews/final.md" || got.Location.StartLine != 3 {
+		t.Fatalf("location = %+v, want reviews/final.md:3", got.Location)
+	}
+	if !strings.Contains(got.Anchored, "where the gate's answer was read") {
+		t.Errorf("Anchored = %q", got.Anchored)
+	}
+	f.Source.File = filepath.Join(t.TempDir(), "elsewhere.md")
+	writeFile(t, filepath.Dir(f.Source.File), "elsewhere.md", "x\n")
+	if got := a.Anchor(f); got.Location == nil || got.Location.Path != "README.md" {
+		t.Fatalf("input outside the repository: location = %+v, want the fallback README.md", got.Location)
+	}
+}

@@ -25,6 +25,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time) error
 		Root:        res.Root,
 		ProjectDirs: projectDirs(cfg),
 		Workflow:    cfg.Getenv("GITHUB_WORKFLOW_REF"),
+		InputDir:    cfg.Dir,
 	})
 	if err != nil {
 		return fmt.Errorf("repository root %s: %w", res.Root, err)
