@@ -26,6 +26,9 @@ type HookAnswer struct {
 	// AdditionalContext holds additionalContext strings seen apart from stdout (transcript
 	// hook_additional_context records), when stdout itself is not known.
 	AdditionalContext []string
+	// ContextComplete says AdditionalContext holds every additionalContext the runtime recorded for
+	// this hook (all records of the event were seen), so an empty list means the hook sent none.
+	ContextComplete bool
 
 	// Failed says the hook failed open: "crashed" (exit other than 0 or 2), "timeout",
 	// "cancelled", or "not-run" (could not be started); "" when it answered.
@@ -583,32 +586,36 @@ func (v answerView) checkHeavier(rs []*Response) []Breach {
 }
 
 // checkPostAGC reports a PostToolUse answer that blocked or replaced output with no AGC JSON in
-// additionalContext. Only judged when the whole stdout is known.
+// additionalContext. Judged only when every additionalContext of the hook is known: from its whole
+// stdout, or from records the reader marked complete.
 func (v answerView) checkPostAGC(rs []*Response) []Breach {
 	a := v.a
-	if !a.HasStdout || v.out == nil {
-		return nil
-	}
 	acted := ""
 	switch {
-	case rawString(v.out.Decision) == "block":
+	case v.out != nil && rawString(v.out.Decision) == "block":
 		acted = "blocked with decision \"block\""
-	case v.out.HSO != nil && v.updatesOutput():
+	case v.exit2 && a.HasExit:
+		acted = "blocked with exit 2"
+	case v.out != nil && v.out.HSO != nil && v.updatesOutput():
 		acted = "replaced the tool output"
+	case a.Blocked:
+		acted = "blocked"
 	default:
 		return nil
 	}
-	ctx := v.contexts()
-	for _, c := range ctx {
-		if _, _, isJSON := FindResponses(c); isJSON {
-			return nil
-		}
+	if !a.HasStdout && !a.ContextComplete || v.badJSON {
+		return nil
 	}
 	what := "no additionalContext"
-	if len(ctx) > 0 {
-		what = "no AGC JSON in additionalContext"
-		if len(rs) > 0 {
+	for _, c := range v.contexts() {
+		found, _, isJSON := FindResponses(c)
+		switch {
+		case isJSON:
+			return nil
+		case len(found) > 0:
 			what = "only the AGC text form in additionalContext"
+		case what == "no additionalContext":
+			what = "no AGC JSON in additionalContext"
 		}
 	}
 	return []Breach{{Check: CheckPostNoAGC, Pointer: "/hookSpecificOutput/additionalContext",

@@ -94,6 +94,10 @@ elif mode == "pre-edit-block":      # good: block an Edit via JSON deny, AGC fin
                                 "additionalContext": agc("block", "edit-generated", "gen/api.go is generated; edit api.yaml and run make gen.",
                                                          gate="generated-code", target="Edit.file_path",
                                                          location={"path": "gen/api.go", "line": 1})}})
+elif mode == "pre-steer-deny":      # broken: a steer verdict whose answer denies the call
+    out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
+                                "permissionDecisionReason": "Push a new branch instead.",
+                                "additionalContext": agc("steer", "force-push", "Push a new branch instead of force-pushing.", gate="git-safety")}})
 elif mode == "pass":
     out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "main-checkout-access", "ok")}})
 else:
