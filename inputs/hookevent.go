@@ -71,6 +71,9 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		}
 	}
 	for _, b := range res.Breaches {
+		if call.Runtime != "claude-code" && !genericCheck(b.Check) {
+			continue // the Claude Code binding rules do not apply to other runtimes' hooks
+		}
 		out = append(out, findings.FromBreach(b, base))
 	}
 	if u := res.Unstructured; u != nil && opts.IncludeUnstructured {
@@ -96,6 +99,15 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		return nil, skipPass
 	}
 	return nil, skipNoDecision
+}
+
+// genericCheck reports whether a check holds for a hook of any runtime: the response's own
+// contract, its gate kind, and a hook that failed open.
+func genericCheck(id string) bool {
+	if c, ok := gates.LookupCheck(id); ok {
+		return c.Binding == "any" || id == gates.CheckRuntimeWrongKind || id == gates.CheckHookFailedOpen
+	}
+	return true
 }
 
 // completeCall fills the call from the answer and from its tool input where the reader left gaps.
