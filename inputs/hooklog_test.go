@@ -152,7 +152,7 @@ func TestHookLogRecords(t *testing.T) {
 		{name: "cut short", log: "{\"time\":\"x\",\n\"command\":", skips: map[string]int{"unreadable record": 1}, problem: true},
 		{name: "wrong types", log: `{"command":["a"],"exit_code":"0","stdout":""}`, skips: map[string]int{"not a hook-log record": 1}, problem: true},
 		{name: "claude-code repair with allow",
-			log: rec(`"exit_code":0,"stdout":"{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"ls\"},\"additionalContext\":\"`+strings.ReplaceAll(agcRepaired, `\`, `\\\`)+`\"}}","stderr":""`),
+			log: rec(`"exit_code":0,"stdout":"{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"ls\"},\"additionalContext\":\"` + strings.ReplaceAll(agcRepaired, `\`, `\\\`) + `\"}}","stderr":""`),
 			ids: []string{"agc/repair-with-allow", "ws/main"}},
 		{name: "another runtime gets no Claude Code binding checks",
 			log: strings.Replace(rec(`"exit_code":0,"stdout":"{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"command\":\"ls\"},\"additionalContext\":\"`+strings.ReplaceAll(agcRepaired, `\`, `\\\`)+`\"}}","stderr":""`), `"claude-code"`, `"codex"`, 1),
