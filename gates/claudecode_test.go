@@ -282,3 +282,11 @@ func FuzzCheckClaudeHook(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkCheckClaudeHook(b *testing.B) {
+	a := pre(0, hookJSON(nil, map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "allow",
+		"updatedInput": map[string]any{"command": "x"}, "additionalContext": agcJSON("repaired", "ws", "runtime")}))
+	for i := 0; i < b.N; i++ {
+		CheckClaudeHook(a)
+	}
+}

@@ -273,3 +273,25 @@ func FuzzHookLog(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHookLog reads the replay hook logs, concatenated 100 times, as one log.
+func BenchmarkHookLog(b *testing.B) {
+	logs, _ := filepath.Glob("../testdata/claude/*/hook-log.jsonl")
+	var one []byte
+	for _, p := range logs {
+		d, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		one = append(one, d...)
+	}
+	data := bytes.Repeat(one, 100)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		set := findings.NewSet()
+		if err := (hookLogReader{}).Read(context.Background(), Input{Name: "bench", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, set); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
