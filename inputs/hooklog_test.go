@@ -274,8 +274,8 @@ func FuzzHookLog(f *testing.F) {
 	})
 }
 
-// BenchmarkHookLog reads the replay hook logs, concatenated 100 times, as one log.
-func BenchmarkHookLog(b *testing.B) {
+// BenchmarkHookLogReplays reads the replay hook logs, concatenated 100 times, as one log.
+func BenchmarkHookLogReplays(b *testing.B) {
 	logs, _ := filepath.Glob("../testdata/claude/*/hook-log.jsonl")
 	var one []byte
 	for _, p := range logs {
