@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sethvargo/go-githubactions"
 
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/upload/fakegh"
@@ -377,4 +380,80 @@ func TestUploadCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// actionYAML reads the input and output names of ../action.yml, with the inputs' defaults.
+func actionYAML(t *testing.T) (inputs map[string]string, outputs []string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs = map[string]string{}
+	section, current := "", ""
+	key := regexp.MustCompile(`^  ([a-z][a-z-]*):\s*$`)
+	def := regexp.MustCompile(`^    default:\s*(.*)$`)
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case !strings.HasPrefix(line, " ") && strings.HasSuffix(line, ":"):
+			section = strings.TrimSuffix(line, ":")
+		case key.MatchString(line):
+			current = key.FindStringSubmatch(line)[1]
+			if section == "inputs" {
+				inputs[current] = ""
+			} else if section == "outputs" {
+				outputs = append(outputs, current)
+			}
+		case section == "inputs" && def.MatchString(line):
+			inputs[current] = strings.Trim(def.FindStringSubmatch(line)[1], `'"`)
+		}
+	}
+	return inputs, outputs
+}
+
+// action.yml and the code must agree on the inputs, their defaults and the outputs.
+func TestActionYAMLMatchesCode(t *testing.T) {
+	yml, outs := actionYAML(t)
+	if len(yml) != 12 {
+		t.Fatalf("action.yml has %d inputs %v, want 12", len(yml), yml)
+	}
+	read := map[string]bool{}
+	withDefaults := map[string]string{}
+	for name, d := range yml {
+		withDefaults["INPUT_"+strings.ToUpper(name)] = d
+	}
+	record := func(vars map[string]string) func(string) string {
+		return func(k string) string { read[k] = true; return vars[k] }
+	}
+	empty, err := readInputs(githubactionsNew(record(nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range yml {
+		if !read["INPUT_"+strings.ToUpper(name)] {
+			t.Errorf("input %s is in action.yml but never read", name)
+		}
+	}
+	for k := range read {
+		name := strings.ToLower(strings.TrimPrefix(k, "INPUT_"))
+		if _, ok := yml[name]; !ok {
+			t.Errorf("input %s is read but not in action.yml", name)
+		}
+	}
+	delete(withDefaults, "INPUT_TOKEN") // ${{ github.token }}
+	defaults, err := readInputs(githubactionsNew(record(withDefaults)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(empty) != fmt.Sprint(defaults) {
+		t.Errorf("code defaults differ from action.yml:\ncode: %+v\nyml:  %+v", empty, defaults)
+	}
+	want := []string{"sarif-file", "findings", "blocks", "repairs", "steers", "contract-findings", "sarif-id", "uploaded"}
+	if strings.Join(outs, ",") != strings.Join(want, ",") {
+		t.Errorf("action.yml outputs %v, the action writes %v", outs, want)
+	}
+}
+
+func githubactionsNew(getenv func(string) string) *githubactions.Action {
+	return githubactions.New(githubactions.WithGetenv(getenv), githubactions.WithWriter(&bytes.Buffer{}))
 }
