@@ -1,9 +1,9 @@
+//go:build unix
+
 package hooklog
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -26,17 +26,6 @@ const LockTimeout = 2 * time.Second
 
 // lockPoll is how often Append retries a lock held by another writer.
 const lockPoll = 2 * time.Millisecond
-
-// Encode returns rec as one JSON line ending in "\n"; HTML characters are left unescaped.
-func Encode(rec Record) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(rec); err != nil {
-		return nil, fmt.Errorf("could not encode hook log record: %w", err)
-	}
-	return buf.Bytes(), nil
-}
 
 // Append adds rec as one line to the hook log at path, creating the file (and its folder)
 // when missing. Concurrent writers never interleave: the file is locked (flock) and the line

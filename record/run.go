@@ -1,3 +1,5 @@
+//go:build unix
+
 package record
 
 import (
@@ -10,20 +12,6 @@ import (
 	"syscall"
 	"time"
 )
-
-// outcome is what one run of the hook produced.
-type outcome struct {
-	start    time.Time
-	duration time.Duration
-	stdin    []byte
-	stdout   []byte
-	stderr   []byte
-	exitCode int            // the hook's exit status; -1 when a signal ended it
-	signal   syscall.Signal // the signal that ended the hook, or 0
-	received os.Signal      // the first signal the recorder itself received while the hook ran
-	startErr error          // why the hook could not be started
-	notStart int            // 126 or 127 when startErr is set
-}
 
 // run starts the hook, streams its output, forwards signals and waits for it.
 func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
@@ -117,13 +105,6 @@ func forward(pid int, sig os.Signal, o *outcome) {
 	}
 }
 
-// timedOut is the timed_out heuristic: the recorder itself received SIGTERM while the hook ran.
-// Runtimes end a hook that overran its timeout with SIGTERM (then SIGKILL); the recorder cannot
-// tell a timeout from another sender, only that the signal came from outside the hook.
-func timedOut(received os.Signal) bool {
-	return received == syscall.SIGTERM
-}
-
 // exitOf turns the hook's end into its exit code (-1 when a signal ended it) and that signal.
 func exitOf(ps *os.ProcessState, waitErr error) (int, syscall.Signal) {
 	if ps == nil {
@@ -162,16 +143,4 @@ func readAvailable(src interface{ Read([]byte) (int, error) }) []byte {
 	case <-time.After(stdinGrace):
 	}
 	return fed.Bytes()
-}
-
-// exitStatus is the status the recorder ends with, as a shell would report the hook.
-func (o outcome) exitStatus() int {
-	switch {
-	case o.startErr != nil:
-		return o.notStart
-	case o.signal != 0:
-		return exitSignalBase + int(o.signal)
-	default:
-		return o.exitCode
-	}
 }
