@@ -19,7 +19,9 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	stdout := &tee{out: opts.Stdout}
 	stderr := &tee{out: opts.Stderr}
 	defer func() {
-		o.duration = now().Sub(o.start)
+		if o.duration == 0 { // not started: the time it took to find that out
+			o.duration = now().Sub(o.start)
+		}
 		o.stdout, o.stderr = stdout.Bytes(), stderr.Bytes()
 	}()
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
@@ -39,6 +41,7 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		o.startErr, o.notStart = fmt.Errorf("could not make a pipe for the hook's stdin: %w", err), ExitNotExecutable
+		fmt.Fprintf(opts.Stderr, "agc-sarif record: %v\n", o.startErr)
 		return o
 	}
 	cmd.Stdin = pr
@@ -57,6 +60,7 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	waitErr := forwardUntilExit(ctx, cmd.Process.Pid, opts.Signals, waited, &o)
+	o.duration = now().Sub(o.start) // the hook's time, not the wait for unread stdin below
 	o.exitCode, o.signal = exitOf(cmd.ProcessState, waitErr)
 
 	select {
