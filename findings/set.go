@@ -34,10 +34,15 @@ type Set struct {
 	Duplicates int
 
 	seen map[string]bool // EventKey+RuleID+Target of findings already added
+	// bare indexes unstructured findings by EventKey+Verdict: their rule is named after the hook
+	// command, which some record formats do not keep, so one event may arrive under two names.
+	bare map[string][]int
 }
 
 // NewSet returns an empty set.
-func NewSet() *Set { return &Set{Skips: map[string]int{}, seen: map[string]bool{}} }
+func NewSet() *Set {
+	return &Set{Skips: map[string]int{}, seen: map[string]bool{}, bare: map[string][]int{}}
+}
 
 // Add appends a finding unless one with the same event key, rule and target is already in the
 // set; it reports whether the finding was new (a repeat is counted in Duplicates). A finding
@@ -53,9 +58,42 @@ func (s *Set) Add(f Finding) bool {
 			return false
 		}
 		s.seen[k] = true
+		if f.Kind == Unstructured && s.sameBareEvent(f) {
+			s.Duplicates++
+			return false
+		}
 	}
 	s.Findings = append(s.Findings, f)
 	return true
+}
+
+// sameBareEvent reports whether an unstructured finding is an event the set already holds
+// under another rule name because one record knew the hook command and the other did not. The
+// finding that names the hook wins. Two different known hooks on one call stay two decisions.
+func (s *Set) sameBareEvent(f Finding) bool {
+	k := f.EventKey + "\x00" + string(f.Verdict)
+	for _, i := range s.bare[k] {
+		old := &s.Findings[i]
+		oldHook, newHook := hookOf(*old), hookOf(f)
+		switch {
+		case oldHook != "" && newHook != "" && oldHook != newHook:
+			continue
+		case oldHook == "" && newHook != "":
+			// Keep the place in order, take the better-named finding's identity.
+			old.RuleID, old.Gate, old.Rule, old.Message, old.Call = f.RuleID, f.Gate, f.Rule, f.Message, f.Call
+			s.seen[f.EventKey+"\x00"+f.RuleID+"\x00"+f.Target] = true
+		}
+		return true
+	}
+	s.bare[k] = append(s.bare[k], len(s.Findings))
+	return false
+}
+
+func hookOf(f Finding) string {
+	if f.Call == nil {
+		return ""
+	}
+	return f.Call.Hook
 }
 
 // Use counts one record that produced findings.
