@@ -88,16 +88,18 @@ if (( want + (1 << 30) > avail )); then
 fi
 
 # measure NAME CMD...: run CMD BENCH_RUNS times under /usr/bin/time -v; sets SECS and RSS_MIB
-# (medians) and STATUS (the last exit status).
+# (medians), CPU (user+system seconds, median) and STATUS (the last exit status).
 measure() {
   local name=$1; shift
-  local secs=() rss=() i
+  local secs=() rss=() cpu=() i
   for ((i = 0; i < runs; i++)); do
     STATUS=0
     /usr/bin/time -v -o "$work/time.txt" "$@" >"$work/$name.out" 2>"$work/$name.err" || STATUS=$?
     secs+=("$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); s=0; for(j=1;j<=n;j++) s=s*60+a[j]; print s}' "$work/time.txt")")
     rss+=("$(awk -F': ' '/Maximum resident set size/{printf "%.1f", $2/1024}' "$work/time.txt")")
+    cpu+=("$(awk -F': ' '/User time|System time/{s+=$2} END{printf "%.2f", s}' "$work/time.txt")")
   done
+  CPU=$(printf '%s\n' "${cpu[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
   SECS=$(printf '%s\n' "${secs[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
   RSS_MIB=$(printf '%s\n' "${rss[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
 }
@@ -114,34 +116,34 @@ for s in "${sizes[@]}"; do
   echo "bench: $s ($bytes bytes) …" >&2
 
   measure collect "$work/agc-sarif" collect --root "$work" --fail-on none -o "$work/out.sarif" "$f"
-  c_s=$SECS c_rss=$RSS_MIB
+  c_s=$SECS c_rss=$RSS_MIB c_cpu=$CPU
   if [[ $STATUS -ne 0 ]]; then echo "bench: agc-sarif collect exited $STATUS:" >&2; tail -5 "$work/collect.err" >&2; fi
   measure grep grep -c hook_ "$f"
-  g_s=$SECS g_rss=$RSS_MIB
+  g_s=$SECS g_rss=$RSS_MIB g_cpu=$CPU
   if [[ ${BENCH_NO_JQ:-0} == 1 ]]; then
-    j_s=nan j_rss=nan
+    j_s=nan j_rss=nan j_cpu=nan
   else
     measure jq jq -c 'select(.type=="attachment")' "$f"
-    j_s=$SECS j_rss=$RSS_MIB
+    j_s=$SECS j_rss=$RSS_MIB j_cpu=$CPU
   fi
-  rows+=("$(python3 - "$s" "$bytes" "$c_s" "$c_rss" "$g_s" "$g_rss" "$j_s" "$j_rss" <<'PY'
+  rows+=("$(python3 - "$s" "$bytes" "$c_s" "$c_rss" "$g_s" "$g_rss" "$j_s" "$j_rss" "$c_cpu" "$g_cpu" "$j_cpu" <<'PY'
 import sys
-s, b, cs, cr, gs, gr, js, jr = sys.argv[1:]
+s, b, cs, cr, gs, gr, js, jr, cc, gc, jc = sys.argv[1:]
 b = int(b); cs, gs, js = float(cs), float(gs), float(js)
 mib = b / 2**20
 f = lambda x: "–" if x != x else f"{x:.2f}"
 ratio = lambda a, c: "–" if a != a or c != c or c == 0 else f"{a / c:.1f}×"
 print(f"| {s} | {f(cs)} | {f(gs)} | {f(js)} | {ratio(cs, gs)} | {ratio(js, cs)} | "
-      f"{mib / cs if cs else float('inf'):.0f} | {cs / (b / 2**30):.2f} | {cr} | {gr} | {jr} |")
+      f"{mib / cs if cs else float('inf'):.0f} | {cs / (b / 2**30):.2f} | {cr} | {gr} | {jr} | {cc} / {gc} / {jc} |")
 PY
 )")
 done
 
-host="$(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo)"
+host="$(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "agc-sarif collect on a generated $kind corpus (seed $seed), warm cache, median of $runs run(s) —" \
   "$(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $host, $(go version | awk '{print $3}'), $(jq --version)"
 echo
-echo "| size | collect s | grep -c s | jq s | collect ÷ grep | jq ÷ collect | collect MiB/s | collect s/GiB | collect RSS MiB | grep RSS MiB | jq RSS MiB |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| size | collect s | grep -c s | jq s | collect ÷ grep | jq ÷ collect | collect MiB/s | collect s/GiB | collect RSS MiB | grep RSS MiB | jq RSS MiB | CPU s collect / grep / jq |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
