@@ -156,3 +156,27 @@ func (failWriter) Write([]byte) (int, error) { return 0, fmt.Errorf("closed") }
 func TestWriteFailingWriterNoPanic(t *testing.T) {
 	Write(failWriter{}, []findings.Finding{finding(gates.Block, "x", 1, 1)}, Options{})
 }
+
+// Whatever an agent writes, one finding is one annotation whose message and properties read back
+// unchanged: nothing it writes becomes a command of its own.
+func FuzzWriteInert(f *testing.F) {
+	f.Add("msg\n::set-output name=x::y", "a,b:c.go", "Bash.command")
+	f.Add("%0A%25\r\n::add-mask::s", "::error::", "")
+	f.Add("", "", "")
+	f.Fuzz(func(t *testing.T, msg, path, target string) {
+		fd := finding(gates.Block, msg, 3, 1)
+		fd.Location.Path, fd.Target = path, target
+		var buf bytes.Buffer
+		Write(&buf, []findings.Finding{fd}, Options{})
+		cmds := parse(t, buf.String())
+		if len(cmds) != 1 || cmds[0].Name != "error" {
+			t.Fatalf("got %+v from %q", cmds, buf.String())
+		}
+		if cmds[0].Message != Message(fd) {
+			t.Fatalf("message %q, want %q", cmds[0].Message, Message(fd))
+		}
+		if path != "" && cmds[0].Props["file"] != path {
+			t.Fatalf("file %q, want %q", cmds[0].Props["file"], path)
+		}
+	})
+}

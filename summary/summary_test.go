@@ -173,3 +173,17 @@ func TestText(t *testing.T) {
 		t.Errorf("Cell did not clip: %d", len(got))
 	}
 }
+
+func FuzzText(f *testing.F) {
+	f.Add("<img src=x> @octocat | `x`\n# h")
+	f.Add("\u2028@\u200d@a&amp;")
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Text(s)
+		if strings.ContainsAny(got, "<>\n\r") || regexp.MustCompile(`@[^\x{200d}]`).MatchString(got) || strings.HasSuffix(got, "@") {
+			t.Fatalf("Text(%q) = %q", s, got)
+		}
+		if regexp.MustCompile("(^|[^\\\\])[|`]").MatchString(got) {
+			t.Fatalf("unescaped | or ` in Text(%q) = %q", s, got)
+		}
+	})
+}
