@@ -87,6 +87,8 @@ func TestUploadAndWait(t *testing.T) {
 		{"500 twice then accepted", "", []fakegh.Reply{fakegh.Status(500, "boom"), fakegh.Status(502, "bad gateway"), fakegh.Accepted(id)}, nil,
 			"", "complete", 4, time.Second + 2*time.Second},
 		{"500 forever", "", []fakegh.Reply{fakegh.Status(500, "boom")}, nil, Unavailable, "", 4, 7 * time.Second},
+		{"403 rate limit then accepted", "", []fakegh.Reply{{Code: 403, Body: `{"message":"API rate limit exceeded"}`,
+			Header: map[string]string{"X-RateLimit-Remaining": "0", "Retry-After": "2"}}, fakegh.Accepted(id)}, nil, "", "complete", 3, 2 * time.Second},
 		{"429 asking too long", "", []fakegh.Reply{fakegh.TooMany(3600)}, nil, Unavailable, "", 1, 0},
 		{"status 500 then complete", "", nil, []fakegh.Reply{fakegh.Status(503, "unavailable"), fakegh.Processing("complete")}, "", "complete", 3,
 			time.Second},
@@ -205,5 +207,24 @@ func TestHints(t *testing.T) {
 	e := &Error{Op: "upload", Kind: NotEnabled, Code: http.StatusForbidden, Message: "Advanced Security must be enabled"}
 	if !strings.Contains(e.Error(), "security-events: write") {
 		t.Errorf("hint missing: %v", e)
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	h := http.Header{}
+	if _, ok := retryAfter(h); ok {
+		t.Error("no header read as a wait")
+	}
+	h.Set("Retry-After", "7")
+	if d, ok := retryAfter(h); !ok || d != 7*time.Second {
+		t.Errorf("seconds: %v %v", d, ok)
+	}
+	h.Set("Retry-After", time.Now().Add(time.Hour).UTC().Format(http.TimeFormat))
+	if d, ok := retryAfter(h); !ok || d < 59*time.Minute || d > time.Hour {
+		t.Errorf("date: %v %v", d, ok)
+	}
+	h.Set("Retry-After", "soon")
+	if _, ok := retryAfter(h); ok {
+		t.Error("garbage read as a wait")
 	}
 }
