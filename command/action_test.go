@@ -340,6 +340,7 @@ func TestUploadCommand(t *testing.T) {
 		wantErr  string
 	}{
 		{"ok", []string{"--wait", "0"}, nil, ExitOK, 1, ""},
+		{"ok, waiting", nil, nil, ExitOK, 2, ""},
 		{"flags", []string{"--repo", "octo/repo", "--ref", "refs/heads/main", "--sha", actHead, "--wait", "0"}, nil, ExitOK, 1, ""},
 		{"403", nil, []fakegh.Reply{fakegh.Forbidden()}, ExitUsage, 1, "security-events: write"},
 		{"ref without sha", []string{"--ref", "refs/heads/main"}, nil, ExitUsage, 0, "together"},
@@ -353,12 +354,13 @@ func TestUploadCommand(t *testing.T) {
 			if tt.uploads != nil {
 				srv.Uploads = tt.uploads
 			}
-			dir := t.TempDir()
+			dir := workspace(t, actHead)
 			if err := os.WriteFile(filepath.Join(dir, "x.sarif"), []byte(sarif), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			vars := map[string]string{"GITHUB_TOKEN": actToken, "GITHUB_API_URL": srv.APIURL(), "GITHUB_REPOSITORY": "octo/repo",
-				"GITHUB_REF": "refs/pull/7/merge", "GITHUB_SHA": actSHA}
+				"GITHUB_REF": "refs/pull/7/merge", "GITHUB_SHA": actSHA, "GITHUB_WORKSPACE": dir,
+				"GITHUB_EVENT_PATH": filepath.Join("..", "testdata", "action", "event-pull-request.json")}
 			var out, errb bytes.Buffer
 			env := Env{Stdout: &out, Stderr: &errb, Dir: dir, Getenv: func(k string) string { return vars[k] }}
 			args := append(append([]string{"agc-sarif", "upload"}, tt.args...), "x.sarif")
@@ -371,6 +373,11 @@ func TestUploadCommand(t *testing.T) {
 			}
 			if v := srv.Violations(); len(v) > 0 {
 				t.Errorf("API violations:\n%s", strings.Join(v, "\n"))
+			}
+			for _, u := range srv.Received() {
+				if len(tt.args) < 2 && (u.Ref != "refs/pull/7/head" || u.CommitSHA != actHead) {
+					t.Errorf("from the environment with the PR head checked out: uploaded %s at %s", u.Ref, u.CommitSHA)
+				}
 			}
 			if strings.Contains(out.String()+errb.String(), actToken) {
 				t.Error("token printed")

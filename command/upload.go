@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sethvargo/go-githubactions"
 	"github.com/urfave/cli/v2"
 
 	"github.com/agc-sarif/agc-sarif/ghenv"
@@ -50,6 +51,28 @@ func uploadCommand(env *Env) *cli.Command {
 			if (c.String("ref") == "") != (c.String("sha") == "") {
 				return usageErrorf("upload: give --ref and --sha together, or neither")
 			}
+			checkout := get("checkout", "GITHUB_WORKSPACE")
+			if checkout == "" {
+				checkout = env.Dir
+			}
+			if abs, err := filepath.Abs(checkout); err == nil {
+				checkout = abs
+			}
+			if c.String("ref") == "" {
+				// from the environment: file a checked-out pull request head under refs/pull/N/head
+				head, _ := ghenv.ReadHEAD(checkout)
+				var pr *ghenv.PullRequest
+				if ghc, _ := githubactions.New(githubactions.WithGetenv(env.Getenv)).Context(); ghc != nil {
+					if p, ok := ghenv.PullRequestOf(ghc.Event); ok {
+						pr = &p
+					}
+				}
+				t := ghenv.UploadTarget(ref, sha, head, pr)
+				if t.Why != "" {
+					fmt.Fprintf(env.Stderr, "agc-sarif: uploading to %s at %s: %s\n", t.Ref, t.SHA, t.Why)
+				}
+				ref, sha = t.Ref, t.SHA
+			}
 			if err := ghenv.CheckRef(ref); err != nil {
 				return usageErrorf("upload: %v", err)
 			}
@@ -67,13 +90,6 @@ func uploadCommand(env *Env) *cli.Command {
 			tool, err := sarifTool(data)
 			if err != nil {
 				return exit(ExitUsage, fmt.Errorf("%s: %w", c.Args().First(), err))
-			}
-			checkout := get("checkout", "GITHUB_WORKSPACE")
-			if checkout == "" {
-				checkout = env.Dir
-			}
-			if abs, err := filepath.Abs(checkout); err == nil {
-				checkout = abs
 			}
 			rc, st, err := uploadAndWait(c.Context, env, upload.Options{APIURL: get("api-url", "GITHUB_API_URL"), Token: get("token", "GITHUB_TOKEN")},
 				upload.Request{Owner: owner, Repo: repo, Ref: ref, SHA: sha, SARIF: data, CheckoutURI: ghenv.CheckoutURI(checkout),
