@@ -9,7 +9,8 @@
 # Environment:
 #   BENCH_KIND=transcript   corpus kind (transcript, stream-json, hook-log, agc)
 #   BENCH_SEED=1            corpus seed
-#   BENCH_RUNS=1            runs per command and size; the median is reported
+#   BENCH_RUNS=1            runs per command and size; the fastest wall and CPU time and the largest
+#                           RSS are reported (other load only ever slows a run down)
 #   BENCH_CACHE=DIR         keep corpora in DIR and reuse them (else a temp dir, deleted at the end)
 #   BENCH_KEEP=1            keep the temp dir
 #   BENCH_NO_JQ=1           skip jq (it is slow on big corpora)
@@ -87,8 +88,8 @@ if (( want + (1 << 30) > avail )); then
   exit 2
 fi
 
-# measure NAME CMD...: run CMD BENCH_RUNS times under /usr/bin/time -v; sets SECS and RSS_MIB
-# (medians), CPU (user+system seconds, median) and STATUS (the last exit status).
+# measure NAME CMD...: run CMD BENCH_RUNS times under /usr/bin/time -v; sets SECS (fastest wall
+# time), CPU (least user+system seconds), RSS_MIB (largest peak RSS) and STATUS (last exit status).
 measure() {
   local name=$1; shift
   local secs=() rss=() cpu=() i
@@ -99,9 +100,9 @@ measure() {
     rss+=("$(awk -F': ' '/Maximum resident set size/{printf "%.1f", $2/1024}' "$work/time.txt")")
     cpu+=("$(awk -F': ' '/User time|System time/{s+=$2} END{printf "%.2f", s}' "$work/time.txt")")
   done
-  CPU=$(printf '%s\n' "${cpu[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
-  SECS=$(printf '%s\n' "${secs[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
-  RSS_MIB=$(printf '%s\n' "${rss[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
+  CPU=$(printf '%s\n' "${cpu[@]}" | sort -g | head -1)
+  SECS=$(printf '%s\n' "${secs[@]}" | sort -g | head -1)
+  RSS_MIB=$(printf '%s\n' "${rss[@]}" | sort -g | tail -1)
 }
 
 rows=()
@@ -141,7 +142,7 @@ done
 
 host="$(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "agc-sarif collect on a generated $kind corpus (seed $seed), warm cache, median of $runs run(s) —" \
+echo "agc-sarif collect on a generated $kind corpus (seed $seed), warm cache, best of $runs run(s) —" \
   "$(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $host, $(go version | awk '{print $3}'), $(jq --version)"
 echo
 echo "| size | collect s | grep -c s | jq s | collect ÷ grep | jq ÷ collect | collect MiB/s | collect s/GiB | collect RSS MiB | grep RSS MiB | jq RSS MiB | CPU s collect / grep / jq |"
