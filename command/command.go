@@ -60,6 +60,8 @@ func usageErrorf(format string, args ...any) error {
 
 // Main runs agc-sarif with args (args[0] is the program name) and returns the exit status.
 func Main(ctx context.Context, args []string, env Env) int {
+	// The container image's entrypoint is agc-sarif itself: run bare inside Actions, it is the action.
+	args = DefaultArgs(args, env.Getenv)
 	app := &cli.App{
 		Name:      "agc-sarif",
 		Usage:     "turn AGC gate verdicts from agent hooks and reviewers into SARIF for GitHub code scanning",
