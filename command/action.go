@@ -14,6 +14,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/summary"
@@ -63,6 +64,8 @@ type actionInputs struct {
 	Summary             bool
 	Root                string
 	IncludeUnstructured bool
+	DiffFilter          difffilter.Mode // which findings annotations and the summary show
+	Base                string          // the diff's base; "" → the pull request's base commit
 }
 
 func readInputs(gha *githubactions.Action) (actionInputs, error) {
@@ -94,6 +97,10 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	if in.IncludeUnstructured, err = boolInput(gha, "include-unstructured", true); err != nil {
 		return in, err
 	}
+	if in.DiffFilter, err = difffilter.ParseMode(or(gha.GetInput("diff-filter"), string(difffilter.Added))); err != nil {
+		return in, fmt.Errorf("input diff-filter: %w", err)
+	}
+	in.Base = gha.GetInput("base")
 	in.MaxAnnotations = annotate.DefaultMax
 	if v := gha.GetInput("max-annotations"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -205,14 +212,15 @@ func runAction(ctx context.Context, env *Env) error {
 	for _, m := range append(append([]string(nil), res.Missing...), res.Files.Unreadable...) {
 		gha.Errorf("%s", "could not read "+m)
 	}
-	annotate.Write(env.Stdout, res.Findings, annotate.Options{Max: in.MaxAnnotations, SARIFFile: in.SARIFFile})
+	shown, filterNote := filterByDiff(ctx, gha, ghc, in, res)
+	annotate.Write(env.Stdout, shown, annotate.Options{Max: in.MaxAnnotations, SARIFFile: in.SARIFFile})
 
 	up := uploadFromAction(ctx, env, gha, ghc, in, res, start)
 
 	if in.Summary {
 		if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
 			md := summary.Render(summary.Input{
-				Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut, Missing: res.Missing,
+				Findings: shown, Set: res.Set, Filter: filterNote, LeftOut: res.LeftOut, Missing: res.Missing,
 				Failed: outcomeNames(res.Failed), ServerURL: ghc.ServerURL, Repo: ghc.Repository, SHA: up.sha,
 				SARIFFile: in.SARIFFile, Upload: up.line,
 			})

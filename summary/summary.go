@@ -33,8 +33,10 @@ type Input struct {
 	ServerURL, Repo, SHA string
 	SARIFFile            string // where the SARIF was written
 	Upload               string // one line on the upload to code scanning ("" when none was tried)
-	MaxRows              int    // rows of the findings table; 0 means DefaultRows
-	Limit                int    // size cap in bytes; 0 means Limit
+	// Filter says which findings this summary shows when a diff filter hid some ("" when none).
+	Filter  string
+	MaxRows int // rows of the findings table; 0 means DefaultRows
+	Limit   int // size cap in bytes; 0 means Limit
 }
 
 // Render builds the summary Markdown. It never exceeds the size cap: findings rows stop early,
@@ -134,6 +136,9 @@ func writeHeader(b *strings.Builder, in Input, fs []findings.Finding) {
 	}
 	if in.SARIFFile != "" || in.Upload != "" {
 		b.WriteString("\n\n")
+	}
+	if in.Filter != "" {
+		fmt.Fprintf(b, "%s\n\n", Text(in.Filter))
 	}
 }
 
