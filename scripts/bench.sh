@@ -14,6 +14,7 @@
 #   BENCH_CACHE=DIR         keep corpora in DIR and reuse them (else a temp dir, deleted at the end)
 #   BENCH_KEEP=1            keep the temp dir
 #   BENCH_NO_JQ=1           skip jq (it is slow on big corpora)
+#   BENCH_GOTIME=3x BENCH_COUNT=6 BENCH_GO_OUT=FILE   for --go (default FILE: /tmp/bench-go-<commit>.txt)
 # Targets (1 GiB, warm cache, 2 cores): collect ≤ 3× grep; ≥ 5× faster than jq; peak RSS < 100 MiB;
 # seconds per GiB within 20% across sizes.
 set -euo pipefail
@@ -42,7 +43,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 # --- Go benchmarks -----------------------------------------------------------------------------
 if [[ ${1:-} == --go ]]; then
   old=${2:-}
-  out="bench-go-$commit.txt"
+  out=${BENCH_GO_OUT:-${TMPDIR:-/tmp}/bench-go-$commit.txt}
   go test ./inputs -run '^$' -bench . -benchtime "${BENCH_GOTIME:-3x}" -count "${BENCH_COUNT:-6}" | tee "$out"
   if ! command -v benchstat >/dev/null; then
     echo "bench: installing benchstat (golang.org/x/perf)" >&2
@@ -50,6 +51,7 @@ if [[ ${1:-} == --go ]]; then
     export PATH="$PATH:$(go env GOPATH)/bin"
   fi
   if [[ -n $old ]]; then benchstat "$old" "$out"; else benchstat "$out"; fi
+  echo "bench: results in $out (pass it as OLD.txt next time)" >&2
   exit 0
 fi
 
