@@ -3,7 +3,6 @@ package command
 import (
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -12,7 +11,7 @@ import (
 )
 
 // defaultHookLog is the hook log's place inside the project folder.
-const defaultHookLog = ".agc/hook-log.jsonl"
+const defaultHookLog = record.DefaultLog
 
 // recordCommand is `agc-sarif record [--log FILE] [--runtime NAME] -- HOOK-COMMAND...`.
 func recordCommand(env *Env) *cli.Command {
@@ -45,7 +44,7 @@ func recordCommand(env *Env) *cli.Command {
 				Stdin:   env.Stdin,
 				Stdout:  env.Stdout,
 				Stderr:  env.Stderr,
-				Log:     hookLogPath(c.String("log"), env),
+				Log:     record.LogPath(c.String("log"), env.Getenv, env.Dir),
 				Runtime: c.String("runtime"),
 				Signals: signals,
 			})
@@ -55,24 +54,4 @@ func recordCommand(env *Env) *cli.Command {
 			return exit(code, nil)
 		},
 	}
-}
-
-// hookLogPath is the log file to write: flag, $AGC_HOOK_LOG, $CLAUDE_PROJECT_DIR/.agc/…, ./.agc/….
-func hookLogPath(flag string, env *Env) string {
-	p := flag
-	if p == "" && env.Getenv != nil {
-		p = env.Getenv("AGC_HOOK_LOG")
-		if p == "" {
-			if dir := env.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
-				p = filepath.Join(dir, defaultHookLog)
-			}
-		}
-	}
-	if p == "" {
-		p = defaultHookLog
-	}
-	if !filepath.IsAbs(p) && env.Dir != "" {
-		p = filepath.Join(env.Dir, p)
-	}
-	return p
 }
