@@ -62,6 +62,14 @@ func usageErrorf(format string, args ...any) error {
 func Main(ctx context.Context, args []string, env Env) int {
 	// The container image's entrypoint is agc-sarif itself: run bare inside Actions, it is the action.
 	args = DefaultArgs(args, env.Getenv)
+	// What agc-sarif prints on stderr names files and quotes records that agents wrote; the
+	// runner would read a line of it that starts with "::" as a workflow command. record is the
+	// exception: it passes the hook's stderr through byte for byte.
+	if subcommand(args) != "record" {
+		iw := newInertWriter(env.Stderr)
+		defer iw.Flush()
+		env.Stderr = iw
+	}
 	app := &cli.App{
 		Name:      "agc-sarif",
 		Usage:     "turn AGC gate verdicts from agent hooks and reviewers into SARIF for GitHub code scanning",
@@ -100,6 +108,16 @@ func Main(ctx context.Context, args []string, env Env) int {
 	// urfave/cli's own errors (unknown flag, missing command) are usage errors.
 	fmt.Fprintf(env.Stderr, "agc-sarif: %v\n", err)
 	return ExitUsage
+}
+
+// subcommand is the first argument that is not a flag, or "".
+func subcommand(args []string) string {
+	for _, a := range args[min(1, len(args)):] {
+		if len(a) > 0 && a[0] != '-' {
+			return a
+		}
+	}
+	return ""
 }
 
 func versionCommand(env *Env) *cli.Command {
