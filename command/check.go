@@ -84,7 +84,7 @@ func report(env *Env, res *collect.Result) int {
 	case errors == 0 && len(contract) == 0:
 		fmt.Fprintf(w, "ok: %d records read, no contract breaches (%d gate findings)\n", res.Set.Records, gateFindings)
 	default:
-		fmt.Fprintf(w, "%d contract breaches (%d errors) in %d records read (%d gate findings)\n", len(contract)+len(res.Set.Problems), errors, res.Set.Records, gateFindings)
+		fmt.Fprintf(w, "%s (%d errors) in %d records read (%d gate findings)\n", plural(len(contract)+len(res.Set.Problems), "contract breach", "contract breaches"), errors, res.Set.Records, gateFindings)
 	}
 	return errors
 }
@@ -94,4 +94,11 @@ func lineSuffix(n int) string {
 		return ""
 	}
 	return fmt.Sprintf(":%d", n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -19,7 +19,7 @@ func collectFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "include-unstructured", Value: true, Usage: "report hook decisions that carry no AGC response (rule hook/<name>)"},
 		&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
 		&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
-		&cli.IntFlag{Name: "jobs", Usage: "files read at once (default: number of CPUs)"},
+		&cli.IntFlag{Name: "jobs", Usage: "files read at once", DefaultText: "number of CPUs"},
 	}
 }
 
