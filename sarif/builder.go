@@ -25,14 +25,13 @@ const srcRoot = "%SRCROOT%"
 
 // Log is a built SARIF log, ready to write.
 type Log struct {
-	report  *gosarif.Report
 	data    []byte // the encoded log, as Write writes it
 	leftOut []string
 	results int
 }
 
-// Write writes the log as indented JSON (no HTML escaping; invalid UTF-8 in any string is
-// replaced by U+FFFD, so the output is always valid UTF-8).
+// Write writes the log as indented JSON with one compact result per line (no HTML escaping;
+// invalid UTF-8 in any string is replaced by U+FFFD, so the output is always valid UTF-8).
 func (l *Log) Write(w io.Writer) error {
 	if _, err := w.Write(l.data); err != nil {
 		return fmt.Errorf("writing SARIF: %w", err)
@@ -71,8 +70,14 @@ func (l *Log) LeftOut() []string { return append([]string(nil), l.leftOut...) }
 // Results is the number of results in the log.
 func (l *Log) Results() int { return l.results }
 
-// Report is the SARIF document itself, for readers that want more than the bytes.
-func (l *Log) Report() *gosarif.Report { return l.report }
+// Report decodes the written SARIF document, for readers that want more than the bytes.
+func (l *Log) Report() (*gosarif.Report, error) {
+	var rep gosarif.Report
+	if err := json.Unmarshal(l.data, &rep); err != nil {
+		return nil, fmt.Errorf("decoding SARIF: %w", err)
+	}
+	return &rep, nil
+}
 
 // builder holds what one Build call needs.
 type builder struct {
@@ -222,11 +227,7 @@ func perRule(gone []*item) []string {
 func (b *builder) fit(items []*item, maxGzip int) (*Log, error) {
 	markdown := true
 	for {
-		rep, err := b.render(items, markdown)
-		if err != nil {
-			return nil, err
-		}
-		data, err := encode(rep)
+		data, err := b.render(items, markdown)
 		if err != nil {
 			return nil, err
 		}
@@ -235,7 +236,7 @@ func (b *builder) fit(items []*item, maxGzip int) (*Log, error) {
 			return nil, err
 		}
 		if size <= maxGzip {
-			return &Log{report: rep, data: data, leftOut: b.leftOut, results: len(items)}, nil
+			return &Log{data: data, leftOut: b.leftOut, results: len(items)}, nil
 		}
 		if markdown {
 			markdown = false

@@ -1,6 +1,7 @@
 package sarif
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -14,9 +15,14 @@ import (
 // semver is SemVer 2.0 (semanticVersion must be one; version may be anything).
 var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
 
-// render builds the SARIF document of the items: rules first (so every ruleIndex is right), then
-// one result per item, then the invocation.
-func (b *builder) render(items []*item, markdown bool) (*gosarif.Report, error) {
+// resultsKey is how the empty results array appears in the indented run, where the results are
+// spliced in.
+const resultsKey = `"results": []`
+
+// render writes the SARIF log of the items: the run without results is built and encoded
+// indented (rules first, so every ruleIndex is right), then the results are written into it,
+// one compact JSON object per line.
+func (b *builder) render(items []*item, markdown bool) ([]byte, error) {
 	rep, err := gosarif.New(gosarif.Version210, true)
 	if err != nil {
 		return nil, fmt.Errorf("creating SARIF log: %w", err)
@@ -61,16 +67,38 @@ func (b *builder) render(items []*item, markdown bool) (*gosarif.Report, error) 
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, descriptor(stats[id]))
 		index[id] = i
 	}
-	run.Results = make([]*gosarif.Result, 0, len(items))
-	for i, it := range items {
-		run.Results = append(run.Results, b.result(it, ids[i], index[ids[i]], markdown))
-	}
+	run.Results = []*gosarif.Result{}
 	run.Invocations = []*gosarif.Invocation{b.invocation()}
-	if err := checkRun(run); err != nil {
+	if err := checkRules(run); err != nil {
 		return nil, err
 	}
 	rep.AddRun(run)
-	return rep, nil
+	head, err := encode(rep)
+	if err != nil {
+		return nil, err
+	}
+	at := bytes.Index(head, []byte(resultsKey))
+	if at < 0 || bytes.Count(head, []byte(resultsKey)) != 1 {
+		return nil, fmt.Errorf("encoding SARIF: no single place for the results in the run")
+	}
+	const indent = "\n        "
+	per := 1200
+	if markdown {
+		per = 2400
+	}
+	out := make([]byte, 0, len(head)+len(items)*per)
+	out = append(out, head[:at+len(resultsKey)-1]...)
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, indent...)
+		out = b.appendResult(out, it, ids[i], index[ids[i]], markdown)
+	}
+	if len(items) > 0 {
+		out = append(out, "\n      "...)
+	}
+	return append(out, head[at+len(resultsKey)-1:]...), nil
 }
 
 func (b *builder) driver() *gosarif.ToolComponent {
@@ -143,29 +171,10 @@ func notification(n Notification) *gosarif.Notification {
 	return out
 }
 
-// checkRun refuses a run that breaks what GitHub needs: a result without a rule, level, message
-// or physical location, or a ruleIndex that points at another rule.
-func checkRun(run *gosarif.Run) error {
-	rules := run.Tool.Driver.Rules
-	for i, r := range run.Results {
-		switch {
-		case r.RuleID == nil || *r.RuleID == "":
-			return fmt.Errorf("result %d: no ruleId", i)
-		case r.RuleIndex == nil || int(*r.RuleIndex) >= len(rules) || rules[*r.RuleIndex].ID != *r.RuleID:
-			return fmt.Errorf("result %d: ruleIndex does not point at rule %s", i, *r.RuleID)
-		case r.Level == nil || *r.Level == "":
-			return fmt.Errorf("result %d: no level", i)
-		case r.Message.Text == nil || *r.Message.Text == "":
-			return fmt.Errorf("result %d: no message", i)
-		case len(r.Locations) != 1 || r.Locations[0].PhysicalLocation == nil ||
-			r.Locations[0].PhysicalLocation.ArtifactLocation == nil ||
-			r.Locations[0].PhysicalLocation.ArtifactLocation.URI == nil ||
-			r.Locations[0].PhysicalLocation.Region == nil ||
-			r.Locations[0].PhysicalLocation.Region.StartLine == nil:
-			return fmt.Errorf("result %d: no physical location with a uri and a start line", i)
-		}
-	}
-	for i, r := range rules {
+// checkRules refuses a run whose rules lack what GitHub needs: a name, descriptions and help.
+// (Every result is written with a rule id, rule index, level, message and physical location.)
+func checkRules(run *gosarif.Run) error {
+	for i, r := range run.Tool.Driver.Rules {
 		if r.ShortDescription == nil || r.FullDescription == nil || r.Help == nil || r.Name == nil {
 			return fmt.Errorf("rule %d (%s): missing name, description or help", i, r.ID)
 		}

@@ -9,8 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
-
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 
@@ -47,30 +45,47 @@ func resultLevel(f *findings.Finding) findings.Level {
 	return findings.Warning
 }
 
+// span is a SARIF region: startLine always, the other fields when not 0.
+type span struct{ startLine, startCol, endLine, endCol int }
+
+// appendJSON appends the region as a JSON object.
+func (r span) appendJSON(dst []byte) []byte {
+	dst = appendKey(append(dst, '{'), "startLine", true)
+	dst = strconv.AppendInt(dst, int64(r.startLine), 10)
+	for _, kv := range [...]struct {
+		k string
+		v int
+	}{{"startColumn", r.startCol}, {"endLine", r.endLine}, {"endColumn", r.endCol}} {
+		if kv.v != 0 {
+			dst = strconv.AppendInt(appendKey(dst, kv.k, false), int64(kv.v), 10)
+		}
+	}
+	return append(dst, '}')
+}
+
 // region is the SARIF region of loc: startLine always, the rest only when consistent with itself
 // and, when the file was read, with the file.
-func region(loc findings.Location, fi *fileInfo) *gosarif.Region {
-	r := gosarif.NewRegion().WithStartLine(max(loc.StartLine, 1))
+func region(loc findings.Location, fi *fileInfo) span {
 	start := max(loc.StartLine, 1)
+	r := span{startLine: start}
 	end := start
 	if loc.EndLine >= start && (!fi.ok || loc.EndLine <= fi.lines()) {
 		end = loc.EndLine
 		if end > start {
-			r.WithEndLine(end)
+			r.endLine = end
 		}
 	}
 	if loc.StartCol < 1 || (fi.ok && (start > fi.lines() || loc.StartCol > fi.lineLens[start-1]+1)) {
 		return r
 	}
-	r.WithStartColumn(loc.StartCol)
+	r.startCol = loc.StartCol
 	if loc.EndCol < 1 || (end == start && loc.EndCol < loc.StartCol) ||
 		(fi.ok && (end > fi.lines() || loc.EndCol > fi.lineLens[end-1]+1)) {
 		return r
 	}
-	if end == start {
-		r.WithEndLine(end)
-	}
-	return r.WithEndColumn(loc.EndCol)
+	r.endLine = end
+	r.endCol = loc.EndCol
+	return r
 }
 
 // findingKey is agcFindingKey/v1: SHA-256 of gate, rule, target, path and the normalised subject,
@@ -94,56 +109,65 @@ func findingKey(it *item) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// result builds the SARIF result of one item; ruleIndex is the index of its rule in the driver.
-func (b *builder) result(it *item, ruleID string, ruleIndex int, markdown bool) *gosarif.Result {
+// appendResult appends the SARIF result of one item as compact JSON; ruleIndex is the index of
+// its rule in the driver. Keys of objects that are maps in SARIF are written sorted.
+func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex int, markdown bool) []byte {
 	f := it.f
 	fi := b.files.get(it.path)
 	reg := region(it.loc, fi)
-	res := gosarif.NewRuleResult(ruleID).WithRuleIndex(ruleIndex).WithLevel(string(it.level))
-	msg := &gosarif.Message{}
 	text := messageText(f)
 	if why := anchoredWhy(it); why != "" {
 		text += " " + sentence(why) // GitHub shows only message.text: say why the alert stands here
 	}
-	msg.Text = &text
+	dst = appendString(appendKey(append(dst, '{'), "ruleId", true), ruleID)
+	dst = strconv.AppendInt(appendKey(dst, "ruleIndex", false), int64(ruleIndex), 10)
+	dst = appendString(appendKey(dst, "level", false), string(it.level))
+	dst = appendString(appendKey(append(appendKey(dst, "message", false), '{'), "text", true), text)
 	if markdown {
-		md := messageMarkdown(it)
-		msg.Markdown = &md
+		dst = appendString(appendKey(dst, "markdown", false), messageMarkdown(it))
 	}
-	res.WithMessage(msg)
-	al := gosarif.NewSimpleArtifactLocation(uriOf(it.path)).WithUriBaseId(srcRoot)
-	loc := gosarif.NewLocationWithPhysicalLocation(gosarif.NewPhysicalLocation().WithArtifactLocation(al).WithRegion(reg))
+	dst = append(dst, `},"locations":[{"physicalLocation":`...)
+	uri := uriOf(it.path)
+	dst = appendArtifactLocation(append(dst, `{"artifactLocation":`...), uri)
+	dst = append(reg.appendJSON(append(dst, `,"region":`...)), '}')
 	if f.Target != "" {
-		loc.WithLogicalLocations([]*gosarif.LogicalLocation{
-			gosarif.NewLogicalLocation().WithFullyQualifiedName(cut(f.Target, maxProperty)).WithKind("member")})
+		dst = appendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), cut(f.Target, maxProperty))
+		dst = append(dst, `,"kind":"member"}]`...)
 	}
-	res.WithLocations([]*gosarif.Location{loc})
-	fps := map[string]interface{}{fingerprintKey: findingKey(it)}
-	if line := *reg.StartLine; fi.ok && line <= len(fi.hashes) {
-		fps["primaryLocationLineHash"] = fi.hashes[line-1]
+	dst = appendString(append(dst, `}],"partialFingerprints":{"`+fingerprintKey+`":`...), findingKey(it))
+	if line := reg.startLine; fi.ok && line <= len(fi.hashes) {
+		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), fi.hashes[line-1])
 	}
-	res.WithPartialFingerPrints(fps)
-	res.Properties = resultProperties(it)
-	if fix := b.fix(it, reg, fi); fix != nil {
-		res.Fixes = []*gosarif.Fix{fix}
+	dst = append(dst, '}')
+	if b.hasFix(it, reg, fi) {
+		dst = appendFix(append(dst, `,"fixes":[`...), it, uri, reg)
+		dst = append(dst, ']')
 	}
-	return res
+	dst = appendProperties(appendKey(dst, "properties", false), it)
+	return append(dst, '}')
 }
 
-// fix is the SARIF fix of a repair that a gate stated for a region of a file that exists.
-func (b *builder) fix(it *item, reg *gosarif.Region, fi *fileInfo) *gosarif.Fix {
+// appendArtifactLocation appends {"uri":uri,"uriBaseId":"%SRCROOT%"}.
+func appendArtifactLocation(dst []byte, uri string) []byte {
+	dst = appendString(append(dst, `{"uri":`...), uri)
+	return append(dst, `,"uriBaseId":"`+srcRoot+`"}`...)
+}
+
+// hasFix says whether the item gets a SARIF fix: a repair that a gate stated for a region of a
+// file that exists.
+func (b *builder) hasFix(it *item, reg span, fi *fileInfo) bool {
 	f := it.f
-	if f.Repair == nil || !it.own || f.Anchored != "" || !fi.ok || *reg.StartLine > fi.lines() {
-		return nil
-	}
-	gate, rule := ruleParts(f)
-	deleted := *reg
-	text := f.Repair.After
-	change := gosarif.NewArtifactChange(gosarif.NewSimpleArtifactLocation(uriOf(it.path)).WithUriBaseId(srcRoot)).
-		WithReplacement(gosarif.NewReplacement(&deleted).WithInsertedContent(gosarif.NewArtifactContent().WithText(text)))
-	return gosarif.NewFix().
-		WithDescriptionText(fmt.Sprintf("Apply the repair of gate %s, rule %s.", gate, rule)).
-		WithArtifactChanges([]*gosarif.ArtifactChange{change})
+	return f.Repair != nil && it.own && f.Anchored == "" && fi.ok && reg.startLine <= fi.lines()
+}
+
+// appendFix appends the SARIF fix of the item's repair: its region replaced by the repair's after.
+func appendFix(dst []byte, it *item, uri string, reg span) []byte {
+	gate, rule := ruleParts(it.f)
+	dst = appendString(append(dst, `{"description":{"text":`...), "Apply the repair of gate "+gate+", rule "+rule+".")
+	dst = appendArtifactLocation(append(dst, `},"artifactChanges":[{"artifactLocation":`...), uri)
+	dst = reg.appendJSON(append(dst, `,"replacements":[{"deletedRegion":`...))
+	dst = appendString(append(dst, `,"insertedContent":{"text":`...), it.f.Repair.After)
+	return append(dst, `}}]}]}`...)
 }
 
 // messageText is the alert title: the finding's message, then the count when it stands for
@@ -281,38 +305,53 @@ func sourceString(s findings.Source) string {
 	return s.File
 }
 
-// resultProperties is the property bag of a result: verdict, gate, kind, count, times, call and
-// source, empty values left out.
-func resultProperties(it *item) gosarif.Properties {
+// appendProperties appends the property bag of a result: verdict, gate, kind, count, times, call
+// and source, empty values left out, keys sorted.
+func appendProperties(dst []byte, it *item) []byte {
 	f := it.f
 	gate, _ := ruleParts(f)
-	p := gosarif.Properties{"gate": gate, "kind": string(f.Kind), "count": max(f.Count, 1)}
-	set := func(k, v string) {
-		if v != "" {
-			p[k] = cut(v, maxProperty)
-		}
-	}
-	set("verdict", string(f.Verdict))
-	set("target", f.Target)
 	first := f.FirstTime
 	if first == "" {
 		first = f.Time
 	}
-	set("firstTime", first)
-	set("lastTime", f.LastTime)
-	if c := f.Call; c != nil {
-		set("runtime", c.Runtime)
-		set("event", c.Event)
-		set("tool", c.Tool)
-		set("toolUseId", c.ToolUseID)
-		set("sessionId", c.SessionID)
-		set("hook", c.Hook)
-		set("command", c.Command)
-		set("filePath", c.FilePath)
+	var c findings.Call
+	if f.Call != nil {
+		c = *f.Call
 	}
-	set("anchored", anchoredWhy(it))
+	source := ""
 	if f.Source.File != "" {
-		set("source", sourceString(f.Source))
+		source = sourceString(f.Source)
 	}
-	return p
+	dst = append(dst, '{')
+	n := 0
+	put := func(k, v string, always bool) {
+		if v == "" && !always {
+			return
+		}
+		if !always {
+			v = cut(v, maxProperty)
+		}
+		dst = appendString(appendKey(dst, k, n == 0), v)
+		n++
+	}
+	// In the order of the keys.
+	put("anchored", anchoredWhy(it), false)
+	put("command", c.Command, false)
+	dst = strconv.AppendInt(appendKey(dst, "count", n == 0), int64(max(f.Count, 1)), 10)
+	n++
+	put("event", c.Event, false)
+	put("filePath", c.FilePath, false)
+	put("firstTime", first, false)
+	put("gate", gate, true)
+	put("hook", c.Hook, false)
+	put("kind", string(f.Kind), true)
+	put("lastTime", f.LastTime, false)
+	put("runtime", c.Runtime, false)
+	put("sessionId", c.SessionID, false)
+	put("source", source, false)
+	put("target", f.Target, false)
+	put("tool", c.Tool, false)
+	put("toolUseId", c.ToolUseID, false)
+	put("verdict", string(f.Verdict), false)
+	return append(dst, '}')
 }
