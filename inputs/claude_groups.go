@@ -107,6 +107,13 @@ func (s *hookState) problem(rec record) {
 	s.set.Problemf(s.src(rec.Line), reason, "%s", rec.Problem)
 }
 
+// elidedHookRecord reports a hook record (or a final message) longer than the window whose
+// strings had to be cut: its answer is not read from a part of it.
+func (s *hookState) elidedHookRecord(line int) {
+	s.set.Problemf(s.src(line), skipTooLong, "hook record of more than %d MiB with a value of more than %d KiB: not read whole; skipped",
+		elideWindow>>20, elideKeep>>10)
+}
+
 // group returns the open group for the hook record, creating it.
 func (s *hookState) group(id, event, name string, line int, time string) *hookGroup {
 	event, tool := splitHookName(name, event)

@@ -69,41 +69,62 @@ func topKeys(b []byte) (map[string]bool, bool) {
 	return keys, err == nil
 }
 
-// logRecord is a hook-log record as read: fields are kept loose so that a record written by
-// another version (command as one string, extra fields) still reads.
-type logRecord struct {
-	Time           string          `json:"time"`
-	Runtime        string          `json:"runtime"`
-	Command        json.RawMessage `json:"command"`
-	Input          json.RawMessage `json:"input"`
-	ExitCode       *int            `json:"exit_code"`
-	Stdout         *string         `json:"stdout"`
-	Stderr         *string         `json:"stderr"`
-	Signal         string          `json:"signal"`
-	TimedOut       bool            `json:"timed_out"`
-	Error          string          `json:"error"`
-	StdoutEncoding string          `json:"stdout_encoding"`
-	StderrEncoding string          `json:"stderr_encoding"`
-}
+// logFields are the hook-log record fields the reader uses, by index into the raw values.
+const (
+	lfTime = iota
+	lfRuntime
+	lfCommand
+	lfInput
+	lfExitCode
+	lfStdout
+	lfStderr
+	lfSignal
+	lfTimedOut
+	lfError
+	lfStdoutEncoding
+	lfStderrEncoding
+	nLogFields
+)
 
-// hookInput is the part of a Claude Code hook's stdin that names the call.
-type hookInput struct {
-	HookEventName string          `json:"hook_event_name"`
-	ToolName      string          `json:"tool_name"`
-	ToolInput     json.RawMessage `json:"tool_input"`
-	ToolUseID     string          `json:"tool_use_id"`
-	SessionID     string          `json:"session_id"`
-	Cwd           string          `json:"cwd"`
+// logFieldIndex maps a raw (unescaped) key to its logFields index.
+func logFieldIndex(k []byte) int {
+	switch string(k) {
+	case "time":
+		return lfTime
+	case "runtime":
+		return lfRuntime
+	case "command":
+		return lfCommand
+	case "input":
+		return lfInput
+	case "exit_code":
+		return lfExitCode
+	case "stdout":
+		return lfStdout
+	case "stderr":
+		return lfStderr
+	case "signal":
+		return lfSignal
+	case "timed_out":
+		return lfTimedOut
+	case "error":
+		return lfError
+	case "stdout_encoding":
+		return lfStdoutEncoding
+	case "stderr_encoding":
+		return lfStderrEncoding
+	}
+	return -1
 }
 
 func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	err := scanRecords(ctx, in.R, opts.MaxRecord, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
 		src := findings.Source{File: in.Name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
 		}
-		ev, reason, err := hookLogEvent(rec.Data, src)
+		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided)
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
@@ -122,73 +143,120 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 }
 
 // hookLogEvent turns one hook-log record into a hook event. On failure it returns the skip
-// reason and an error for the problem message.
-func hookLogEvent(data []byte, src findings.Source) (hookEvent, string, error) {
-	var r logRecord
-	if err := json.Unmarshal(data, &r); err != nil {
-		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
+// reason and an error for the problem message. Only the fields it uses are decoded: the hook's
+// stdin (`input`) is walked for the call's names, and its tool_response — the tool's output,
+// often megabytes — is passed over without being decoded. elided says the record reached the
+// reader as its skeleton (strings over elideKeep cut).
+func hookLogEvent(data []byte, src findings.Source, elided bool) (hookEvent, string, error) {
+	var f [nLogFields][]byte
+	whole := objectMembers(data, func(k, v []byte) bool {
+		if i := logFieldIndex(k); i >= 0 {
+			f[i] = v
+		}
+		return true
+	})
+	if !whole {
+		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: not a JSON object")
 	}
-	if r.ExitCode == nil || len(r.Command) == 0 {
+	exit, hasExit := rawInt(f[lfExitCode])
+	if !hasExit || len(f[lfCommand]) == 0 {
 		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: no exit_code or command")
 	}
-	stdout, err := logStream(r.Stdout, r.StdoutEncoding)
+	for _, v := range [][]byte{f[lfStdout], f[lfStderr]} {
+		if v != nil && string(v) != "null" && v[0] != '"' {
+			return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: stdout or stderr is not a string")
+		}
+		if elided && len(v) >= elideKeep-8 {
+			return hookEvent{}, "unreadable record", fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
+		}
+	}
+	hasStdout, hasStderr := f[lfStdout] != nil && string(f[lfStdout]) != "null", f[lfStderr] != nil && string(f[lfStderr]) != "null"
+	stdout, err := logStream(rawStr(f[lfStdout]), rawStr(f[lfStdoutEncoding]))
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("stdout: %w", err)
 	}
-	stderr, err := logStream(r.Stderr, r.StderrEncoding)
+	stderr, err := logStream(rawStr(f[lfStderr]), rawStr(f[lfStderrEncoding]))
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("stderr: %w", err)
 	}
-	var hi hookInput
-	if t := bytes.TrimSpace(r.Input); len(t) > 0 && t[0] == '{' {
-		_ = json.Unmarshal(t, &hi) // a stdin of another shape names no call; the answer still counts
-	}
-	runtime := r.Runtime
+	hi := readHookInput(f[lfInput])
+	runtime := rawStr(f[lfRuntime])
 	if runtime == "" {
 		runtime = "claude-code"
 	}
-	hook := commandLine(r.Command)
+	errText, timedOut, signal := rawStr(f[lfError]), rawBool(f[lfTimedOut]), rawStr(f[lfSignal])
+	hook := commandLine(f[lfCommand])
 	a := gates.HookAnswer{
-		Event: hi.HookEventName, Tool: hi.ToolName, Hook: hook,
-		HasExit: r.Error == "", ExitCode: *r.ExitCode,
-		HasStdout: r.Stdout != nil, Stdout: stdout,
-		HasStderr: r.Stderr != nil, Stderr: stderr,
-		ToolInput: hi.ToolInput,
+		Event: hi.event, Tool: hi.tool, Hook: hook,
+		HasExit: errText == "", ExitCode: exit,
+		HasStdout: hasStdout, Stdout: stdout,
+		HasStderr: hasStderr, Stderr: stderr,
+		ToolInput: hi.input,
 	}
 	switch {
-	case r.Error != "":
+	case errText != "":
 		a.Failed = "not-run"
 		if a.Stderr == "" {
-			a.Stderr, a.HasStderr = r.Error, true
+			a.Stderr, a.HasStderr = errText, true
 		}
-	case r.TimedOut:
+	case timedOut:
 		a.Failed = "timeout"
-	case r.Signal != "" || *r.ExitCode < 0:
+	case signal != "" || exit < 0:
 		a.Failed = "crashed"
-	}
-	if t := bytes.TrimSpace(hi.ToolInput); len(t) == 0 || string(t) == "null" {
-		a.ToolInput = nil
 	}
 	ev := hookEvent{
 		Answer: a,
-		Call: findings.Call{Runtime: runtime, Event: hi.HookEventName, Tool: hi.ToolName, ToolUseID: hi.ToolUseID,
-			SessionID: hi.SessionID, Hook: hook, Cwd: hi.Cwd, Input: a.ToolInput},
+		Call: findings.Call{Runtime: runtime, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
+			SessionID: hi.session, Hook: hook, Cwd: hi.cwd, Input: a.ToolInput,
+			Command: hi.command, FilePath: hi.filePath},
 		Source: src,
-		Time:   r.Time,
+		Time:   rawStr(f[lfTime]),
 	}
 	return ev, "", nil
 }
 
-// logStream decodes a stdout or stderr field, base64 when its encoding says so.
-func logStream(s *string, encoding string) (string, error) {
-	if s == nil {
-		return "", nil
+// hookInput is the part of a Claude Code hook's stdin that names the call.
+type hookInput struct {
+	event, tool, id, session, cwd string
+	input                         json.RawMessage // tool_input when small (maxCallInput), else nil
+	command, filePath             string          // from a tool_input too big to keep
+}
+
+// readHookInput reads the hook's stdin as recorded. A stdin of another shape names no call; the
+// answer still counts.
+func readHookInput(raw []byte) hookInput {
+	var hi hookInput
+	m := members(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
+	hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
+	in := m[2]
+	if len(in) == 0 || string(in) == "null" {
+		return hi
 	}
+	if len(in) <= maxCallInput {
+		hi.input = json.RawMessage(bytes.Clone(in))
+		return hi
+	}
+	// A big input (a Write of a large file): keep the fields that say what the call was about,
+	// as hookevent.go would have read them from the whole input.
+	f := members(in, "command", "file_path", "notebook_path")
+	switch hi.tool {
+	case "Bash", "PowerShell":
+		hi.command = rawStr(f[0])
+	case "Edit", "Write", "MultiEdit", "Read":
+		hi.filePath = rawStr(f[1])
+	case "NotebookEdit":
+		hi.filePath = rawStr(f[2])
+	}
+	return hi
+}
+
+// logStream decodes a stdout or stderr field, base64 when its encoding says so.
+func logStream(s string, encoding string) (string, error) {
 	switch encoding {
 	case "":
-		return *s, nil
+		return s, nil
 	case "base64":
-		b, err := base64.StdEncoding.DecodeString(*s)
+		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
 			return "", fmt.Errorf("bad base64: %w", err)
 		}

@@ -17,47 +17,78 @@ type record struct {
 	// Problem is set when the record cannot be parsed as it stands: too long, cut short, or not
 	// JSON at all. Data then holds what was read (possibly nothing, for a record too long).
 	Problem string
+	// Elided is set when the record was longer than the reader's window and string values in it
+	// were cut to their first elideKeep bytes (elide.go).
+	Elided bool
 }
 
 // errTooLong marks a line longer than the record limit.
 var errTooLong = errors.New("too long")
 
-// lineReader reads lines of any length, keeping at most max bytes of each.
+// lineReader reads lines of any length, keeping at most max bytes of each. With a window, a line
+// longer than the window is not held whole: it is streamed through a skeleton (elide.go).
 type lineReader struct {
-	r    *bufio.Reader
-	max  int
-	line int
-	buf  []byte
+	r      *bufio.Reader
+	max    int
+	window int // 0: keep every line up to max whole
+	line   int
+	buf    []byte
+	sk     skeleton
+	elided bool // the last line was cut down to its skeleton
 }
 
-func newLineReader(r io.Reader, max int) *lineReader {
+func newLineReader(r io.Reader, max, window int) *lineReader {
 	if max <= 0 {
 		max = DefaultMaxRecord
 	}
-	return &lineReader{r: bufio.NewReaderSize(r, 256<<10), max: max}
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < 64<<10 {
+		br = bufio.NewReaderSize(r, 256<<10)
+	}
+	return &lineReader{r: br, max: max, window: window}
 }
 
 // next returns the next line without its newline (and without a trailing CR), its 1-based number,
 // and errTooLong when the line was longer than max (its bytes are then discarded, not kept). It
-// returns io.EOF after the last line.
+// returns io.EOF after the last line. The line is valid until the next call.
 func (lr *lineReader) next() ([]byte, int, error) {
 	lr.buf = lr.buf[:0]
-	over := false
+	lr.elided = false
+	var (
+		total int
+		long  bool // past the window: only the skeleton is kept
+		over  bool // past max: nothing is kept
+	)
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
-		if !over {
-			if len(lr.buf)+len(chunk) > lr.max+2 { // +2: the newline and a CR do not count
-				over = true
-				lr.buf = lr.buf[:0]
-			} else {
-				lr.buf = grow(lr.buf, len(chunk))
-				lr.buf = append(lr.buf, chunk...)
-			}
+		if total == 0 && err == nil && len(chunk) <= lr.max+2 {
+			// The whole line is in the reader's buffer: hand it out without copying.
+			lr.line++
+			return trimEOL(chunk), lr.line, nil
+		}
+		total += len(chunk)
+		switch {
+		case over:
+		case total > lr.max+2: // +2: the newline and a CR do not count
+			over, long = true, false
+			lr.buf = lr.buf[:0]
+			lr.sk.reset()
+		case long:
+			lr.sk.write(chunk)
+		case lr.window > 0 && total > lr.window:
+			long = true
+			lr.sk.reset()
+			lr.sk.write(lr.buf)
+			lr.sk.write(chunk)
+			lr.buf = lr.buf[:0]
+		default:
+			lr.buf = grow(lr.buf, len(chunk))
+			lr.buf = append(lr.buf, chunk...)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if err == io.EOF && len(chunk) == 0 && len(lr.buf) == 0 && !over {
+		if err == io.EOF && total == 0 {
 			return nil, lr.line, io.EOF
 		}
 		if err != nil && err != io.EOF {
@@ -67,10 +98,18 @@ func (lr *lineReader) next() ([]byte, int, error) {
 		if over {
 			return nil, lr.line, errTooLong
 		}
-		b := bytes.TrimSuffix(lr.buf, []byte("\n"))
-		b = bytes.TrimSuffix(b, []byte("\r"))
-		return b, lr.line, nil
+		if long {
+			lr.elided = lr.sk.cuts > 0
+			return trimEOL(lr.sk.out), lr.line, nil
+		}
+		return trimEOL(lr.buf), lr.line, nil
 	}
+}
+
+// trimEOL drops a trailing newline and a CR before it.
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
 }
 
 // scanRecords splits a stream of JSON values — one per line, or pretty-printed over several lines
@@ -78,13 +117,25 @@ func (lr *lineReader) next() ([]byte, int, error) {
 // lines are passed over. A value that never closes is reported as cut short when the next value
 // starts at column 0 or the input ends. fn's error stops the scan and is returned.
 func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) error) error {
-	lr := newLineReader(r, max)
+	return scanLines(ctx, r, max, 0, fn)
+}
+
+// scanWindowed is scanRecords for readers that need only parts of long records: a line longer
+// than elideWindow reaches fn as its skeleton, with Elided set when strings in it were cut.
+func scanWindowed(ctx context.Context, r io.Reader, max int, fn func(record) error) error {
+	return scanLines(ctx, r, max, elideWindow, fn)
+}
+
+// scanLines is scanRecords with a window (0: none).
+func scanLines(ctx context.Context, r io.Reader, max, window int, fn func(record) error) error {
+	lr := newLineReader(r, max, window)
 	var (
-		acc     []byte // lines of a value still open
-		accLine int
-		depth   int
-		inStr   bool
-		esc     bool
+		acc       []byte // lines of a value still open
+		accLine   int
+		accElided bool
+		depth     int
+		inStr     bool
+		esc       bool
 	)
 	flushCut := func() error {
 		if acc == nil {
@@ -125,26 +176,26 @@ func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) erro
 			// closes like an object or array is handed over as is, without scanning it; the JSON
 			// parser reports it if it was cut inside a string that happened to end in a brace.
 			if closesOnLine(trimmed) {
-				if e := fn(record{Line: num, Data: trimmed}); e != nil {
+				if e := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); e != nil {
 					return e
 				}
 				continue
 			}
 			d, s, e := balance(trimmed, 0, false, false)
 			if d == 0 && !s || (trimmed[0] != '{' && trimmed[0] != '[') {
-				if e := fn(record{Line: num, Data: trimmed}); e != nil {
+				if e := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); e != nil {
 					return e
 				}
 				continue
 			}
 			if d < 0 {
-				if e := fn(record{Line: num, Data: trimmed}); e != nil {
+				if e := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); e != nil {
 					return e
 				}
 				continue
 			}
 			acc = append(make([]byte, 0, len(line)*2), line...)
-			accLine, depth, inStr, esc = num, d, s, e
+			accLine, depth, inStr, esc, accElided = num, d, s, e, lr.elided
 			continue
 		}
 		// Inside an open value. A value starting at column 0 means the open one was cut short.
@@ -155,13 +206,13 @@ func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) erro
 			// Re-handle this line as a fresh start.
 			d, s, e := balance(trimmed, 0, false, false)
 			if d == 0 && !s {
-				if err := fn(record{Line: num, Data: trimmed}); err != nil {
+				if err := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); err != nil {
 					return err
 				}
 				continue
 			}
 			acc = append(make([]byte, 0, len(line)*2), line...)
-			accLine, depth, inStr, esc = num, d, s, e
+			accLine, depth, inStr, esc, accElided = num, d, s, e, lr.elided
 			continue
 		}
 		if len(acc)+len(line)+1 > lr.max {
@@ -174,9 +225,10 @@ func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) erro
 		}
 		acc = append(acc, '\n')
 		acc = append(acc, line...)
+		accElided = accElided || lr.elided
 		depth, inStr, esc = balance(line, depth, inStr, esc)
 		if depth <= 0 && !inStr {
-			rec := record{Line: accLine, Data: bytes.TrimSpace(acc)}
+			rec := record{Line: accLine, Data: bytes.TrimSpace(acc), Elided: accElided}
 			acc, depth, inStr, esc = nil, 0, false, false
 			if e := fn(rec); e != nil {
 				return e

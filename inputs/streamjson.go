@@ -37,8 +37,8 @@ func sniffStreamJSON(head []byte) bool {
 
 func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
-	br := bufio.NewReaderSize(in.R, 64<<10)
-	scan := scanRecords
+	br := bufio.NewReaderSize(in.R, 256<<10)
+	scan := scanWindowed
 	if head, _ := br.Peek(SniffSize); len(head) > 0 {
 		if i := skipSpace(head, 0); i < len(head) && head[i] == '[' {
 			scan = scanArray
@@ -86,6 +86,8 @@ func (s *hookState) streamRecord(rec record) {
 	case typ == "system" && sub == "hook_started":
 		s.hookStarted(d)
 		s.set.Skip(skipHookStarted)
+	case typ == "system" && sub == "hook_response" && rec.Elided:
+		s.elidedHookRecord(rec.Line)
 	case typ == "system" && sub == "hook_response":
 		s.hookResponse(d, rec.Line)
 	case typ == "assistant":
@@ -99,6 +101,8 @@ func (s *hookState) streamRecord(rec record) {
 		if !s.streamResults(m[4], rec.Line) {
 			s.set.Skip(skipNotHook)
 		}
+	case typ == "result" && rec.Elided:
+		s.elidedHookRecord(rec.Line)
 	case typ == "result":
 		s.result(d, rec.Line)
 	default:

@@ -62,7 +62,7 @@ func firstValue(head []byte) []byte {
 
 func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
-	err := scanRecords(ctx, in.R, opts.MaxRecord, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
 		s.transcriptRecord(rec)
 		return nil
 	})
@@ -81,6 +81,12 @@ func (s *hookState) transcriptRecord(rec record) {
 		return
 	}
 	d := rec.Data
+	if d[0] != '{' && d[0] != '[' {
+		// Not a JSON value at all (binary data, text): say so, rather than pass it over.
+		s.closeLoose()
+		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(d))
+		return
+	}
 	hasHook, hasTool := bytes.Contains(d, markHook), bytes.Contains(d, markTool)
 	hookAtt := hasHook && bytes.Contains(d, markAttachment)
 	if !hookAtt && (!hasTool || !bytes.Contains(d, markToolResult) && !bytes.Contains(d, markToolUse)) {
@@ -108,6 +114,11 @@ func (s *hookState) transcriptRecord(rec record) {
 	}
 	switch typ {
 	case "attachment":
+		if rec.Elided && hookAtt {
+			s.closeLoose()
+			s.elidedHookRecord(rec.Line)
+			return
+		}
 		if !s.hookAttachment(m[1], rec.Line) {
 			s.closeLoose()
 			s.set.Skip(skipNotHook)

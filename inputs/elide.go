@@ -1,0 +1,156 @@
+package inputs
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// Lines longer than a window are not held whole by the Claude Code and hook-log readers: what
+// makes them long is tool output, file contents or request blobs inside string values, which no
+// reader decodes. Such a line is streamed through a skeleton that keeps the JSON structure, every
+// key and the first elideKeep bytes of every string, so that a record's markers and the fields a
+// reader needs (type, tool_use_id, is_error, file_path, command, hook answers) survive while the
+// bulk is dropped as it is read.
+
+const (
+	// elideWindow is the longest line a windowed reader holds whole.
+	elideWindow = 1 << 20
+	// elideKeep is how much of one string value a skeleton keeps. It is at least maxCallInput, so
+	// that a tool input holding a cut string is always too big to be kept as the call's input.
+	elideKeep = 64 << 10
+)
+
+// skeleton builds the bounded copy of one long JSON line, fed in chunks.
+type skeleton struct {
+	out      []byte
+	inStr    bool
+	strStart int  // index in out of the current string's first content byte
+	n        int  // content bytes of the current string seen so far
+	bs       int  // backslashes ending the content seen so far (a run that may continue)
+	cutting  bool // the current string passed elideKeep: its bytes are dropped up to its end
+	cuts     int  // strings cut in this line
+	keepByte int  // elideKeep; a field so that tests can make it small
+}
+
+// reset starts a new line, keeping the buffer.
+func (s *skeleton) reset() {
+	*s = skeleton{out: s.out[:0], keepByte: s.keepByte}
+	if s.keepByte <= 0 {
+		s.keepByte = elideKeep
+	}
+}
+
+// write feeds the next bytes of the line.
+func (s *skeleton) write(b []byte) {
+	for len(b) > 0 {
+		if !s.inStr {
+			q := bytes.IndexByte(b, '"')
+			if q < 0 {
+				s.out = append(s.out, b...)
+				return
+			}
+			s.out = append(s.out, b[:q+1]...)
+			b = b[q+1:]
+			s.inStr, s.strStart, s.n, s.bs, s.cutting = true, len(s.out), 0, 0, false
+			continue
+		}
+		end := closingQuote(b, s.bs)
+		content := b
+		if end >= 0 {
+			content = b[:end]
+		}
+		s.content(content)
+		if end < 0 {
+			r := trailingBackslashes(content)
+			if r == len(content) {
+				s.bs += r
+			} else {
+				s.bs = r
+			}
+			return
+		}
+		s.out = append(s.out, '"')
+		s.inStr = false
+		b = b[end+1:]
+	}
+}
+
+// content keeps the next content bytes of the current string up to the limit.
+func (s *skeleton) content(c []byte) {
+	if s.cutting {
+		return
+	}
+	room := s.keepByte - s.n
+	if len(c) <= room {
+		s.out = append(s.out, c...)
+		s.n += len(c)
+		return
+	}
+	s.out = append(s.out, c[:room]...)
+	s.n = s.keepByte
+	s.cutting = true
+	s.cuts++
+	s.out = s.out[:s.strStart+safeCut(s.out[s.strStart:])]
+}
+
+// closingQuote returns the index of the first unescaped '"' in b, given the run of backslashes
+// that ended the bytes before b, or -1.
+func closingQuote(b []byte, carried int) int {
+	from := 0
+	for {
+		q := bytes.IndexByte(b[from:], '"')
+		if q < 0 {
+			return -1
+		}
+		q += from
+		k := trailingBackslashes(b[:q])
+		if k == q {
+			k += carried
+		}
+		if k%2 == 0 {
+			return q
+		}
+		from = q + 1
+	}
+}
+
+// trailingBackslashes counts the backslashes that end b.
+func trailingBackslashes(b []byte) int {
+	k := 0
+	for p := len(b) - 1; p >= 0 && b[p] == '\\'; p-- {
+		k++
+	}
+	return k
+}
+
+// safeCut returns how much of the string content b to keep so that it ends neither inside an
+// escape sequence nor inside a UTF-8 character.
+func safeCut(b []byte) int {
+	n := len(b)
+	for p := n - 1; p >= 0 && p >= n-6; p-- {
+		if b[p] != '\\' || trailingBackslashes(b[:p+1])%2 == 0 {
+			continue // not a backslash, or the second of an escaped pair
+		}
+		size := 2
+		if p+1 < n && b[p+1] == 'u' {
+			size = 6
+		}
+		if p+1 >= n || p+size > n {
+			n = p
+		}
+		break
+	}
+	// An incomplete UTF-8 sequence at the end.
+	for p := n - 1; p >= 0 && p >= n-utf8.UTFMax; p-- {
+		if b[p] < 0x80 {
+			break
+		}
+		if utf8.RuneStart(b[p]) {
+			if !utf8.FullRune(b[p:n]) {
+				n = p
+			}
+			break
+		}
+	}
+	return n
+}
