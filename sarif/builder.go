@@ -5,11 +5,13 @@ package sarif
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -188,9 +190,18 @@ func (b *builder) limitResults(items []*item) []*item {
 // keepHeaviest keeps the n heaviest items in input order and records the others by rule.
 func (b *builder) keepHeaviest(items []*item, n int, summary string) []*item {
 	byWeight := append([]*item(nil), items...)
-	sort.SliceStable(byWeight, func(i, j int) bool { return heavier(byWeight[i], byWeight[j]) })
+	// heavier is a total order (input order breaks ties), so an unstable sort is enough.
+	slices.SortFunc(byWeight, func(a, b *item) int {
+		if heavier(a, b) {
+			return -1
+		}
+		if heavier(b, a) {
+			return 1
+		}
+		return 0
+	})
 	kept, gone := byWeight[:n], byWeight[n:]
-	sort.Slice(kept, func(i, j int) bool { return kept[i].order < kept[j].order })
+	slices.SortFunc(kept, func(a, b *item) int { return cmp.Compare(a.order, b.order) })
 	b.drop(summary, perRule(gone))
 	return kept
 }

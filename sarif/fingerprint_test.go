@@ -3,6 +3,7 @@ package sarif
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -148,4 +149,29 @@ func FuzzLineHashes(f *testing.F) {
 			t.Fatalf("%d line lengths for %d lines of %q", lines, want, data)
 		}
 	})
+}
+
+// TestHashASCII checks that the fast path for plain ASCII gives what decodeUTF16 gives.
+func TestHashASCII(t *testing.T) {
+	for _, in := range []string{"", "\n", "a", "a\n", "a\nb", "\n\n\tx  y\n", strings.Repeat("line  of\tcode\n", 300)} {
+		var slowHashes, fastHashes []string
+		var slowLens, fastLens []int
+		slow := newLineHasher(func(_ int, h string) { slowHashes = append(slowHashes, h) })
+		if err := decodeUTF16(strings.NewReader(in), slow.unit, func(n int) { slowLens = append(slowLens, n) }); err != nil {
+			t.Fatal(err)
+		}
+		slow.finish()
+		if !plainASCII([]byte(in)) {
+			t.Fatalf("plainASCII(%q) = false", in)
+		}
+		fast := newLineHasher(func(_ int, h string) { fastHashes = append(fastHashes, h) })
+		hashASCII([]byte(in), fast, func(n int) { fastLens = append(fastLens, n) })
+		fast.finish()
+		if !slices.Equal(slowHashes, fastHashes) || !slices.Equal(slowLens, fastLens) {
+			t.Errorf("%q: fast %v %v, want %v %v", in, fastHashes, fastLens, slowHashes, slowLens)
+		}
+	}
+	if plainASCII([]byte("a\r\n")) || plainASCII([]byte("é")) {
+		t.Error("plainASCII accepts CR or non-ASCII")
+	}
 }

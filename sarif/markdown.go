@@ -8,7 +8,11 @@ import (
 // mdEscape makes untrusted text plain in Markdown: characters that start emphasis, code, links,
 // HTML, tables or headings are backslash-escaped and line breaks become spaces.
 func mdEscape(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
 	var b strings.Builder
+	b.Grow(len(s) + 8)
 	for i, r := range s {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
@@ -23,8 +27,24 @@ func mdEscape(s string) string {
 	return b.String()
 }
 
+// needsEscape says whether mdEscape would change s.
+func needsEscape(s string) bool {
+	if (s != "" && strings.IndexByte("-+=", s[0]) >= 0) || !utf8.ValidString(s) {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("\n\r\t\\`*_[]<>#|~&", s[i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // mdCode renders s as inline code, with a backtick fence longer than any backtick run inside.
 func mdCode(s string) string {
+	if s != "" && strings.IndexAny(s, "`\n\r") < 0 && utf8.ValidString(s) {
+		return "`" + s + "`"
+	}
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' {
 			return ' '

@@ -88,9 +88,9 @@ func region(loc findings.Location, fi *fileInfo) span {
 	return r
 }
 
-// findingKey is agcFindingKey/v1: SHA-256 of gate, rule, target, path and the normalised subject,
-// so that an alert keeps its identity when lines are inserted above it.
-func findingKey(it *item) string {
+// appendFindingKey appends agcFindingKey/v1 in hexadecimal: SHA-256 of gate, rule, target, path
+// and the normalised subject, so that an alert keeps its identity when lines are inserted above it.
+func appendFindingKey(dst []byte, it *item) []byte {
 	f := it.f
 	gate, rule := ruleParts(f)
 	subject := ""
@@ -101,12 +101,13 @@ func findingKey(it *item) string {
 		}
 		subject = strings.Join(strings.Fields(c.Tool+" "+what), " ")
 	}
-	h := sha256.New()
-	for _, s := range []string{gate, rule, f.Target, it.path, subject} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+	var buf [256]byte
+	in := buf[:0]
+	for _, s := range [...]string{gate, rule, f.Target, it.path, subject} {
+		in = append(append(in, s...), 0)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(in)
+	return hex.AppendEncode(dst, sum[:])
 }
 
 // appendResult appends the SARIF result of one item as compact JSON; ruleIndex is the index of
@@ -134,7 +135,7 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 		dst = appendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), cut(f.Target, maxProperty))
 		dst = append(dst, `,"kind":"member"}]`...)
 	}
-	dst = appendString(append(dst, `}],"partialFingerprints":{"`+fingerprintKey+`":`...), findingKey(it))
+	dst = append(appendFindingKey(append(dst, `}],"partialFingerprints":{"`+fingerprintKey+`":"`...), it), '"')
 	if line := reg.startLine; fi.ok && line <= len(fi.hashes) {
 		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), fi.hashes[line-1])
 	}
@@ -190,66 +191,72 @@ func messageMarkdown(it *item) string {
 	f := it.f
 	gate, rule := ruleParts(f)
 	var b strings.Builder
-	b.WriteString(mdEscape(cut(strings.Join(strings.Fields(f.Message), " "), maxMessage)))
+	b.Grow(512)
+	w := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+	}
+	w(mdEscape(cut(strings.Join(strings.Fields(f.Message), " "), maxMessage)))
 	if f.Message == "" {
-		b.WriteString(mdEscape(messageText(f)))
+		w(mdEscape(messageText(f)))
 	}
-	b.WriteString("\n\n")
-	head := []string{}
+	w("\n\n")
 	if f.Verdict != "" {
-		head = append(head, "**Verdict:** "+mdEscape(string(f.Verdict)))
+		w("**Verdict:** ", mdEscape(string(f.Verdict)), " · ")
 	}
-	head = append(head, "**Gate:** "+mdCode(gate)+" ("+mdEscape(string(f.Kind))+")", "**Rule:** "+mdCode(rule))
+	w("**Gate:** ", mdCode(gate), " (", mdEscape(string(f.Kind)), ")", " · **Rule:** ", mdCode(rule))
 	if f.Target != "" {
-		head = append(head, "**Target:** "+mdCode(cut(f.Target, maxProperty)))
+		w(" · **Target:** ", mdCode(cut(f.Target, maxProperty)))
 	}
-	b.WriteString(strings.Join(head, " · ") + "\n")
+	w("\n")
 	if c := f.Call; c != nil {
-		var parts []string
-		for _, kv := range [][2]string{{"runtime", c.Runtime}, {"event", c.Event}, {"tool", c.Tool}, {"hook", c.Hook}} {
+		sep := "\n**Tool call:** "
+		for _, kv := range [...][2]string{{"runtime", c.Runtime}, {"event", c.Event}, {"tool", c.Tool}, {"hook", c.Hook}} {
 			if kv[1] != "" {
-				parts = append(parts, kv[0]+" "+mdCode(cut(kv[1], maxProperty)))
+				w(sep, kv[0], " ", mdCode(cut(kv[1], maxProperty)))
+				sep = ", "
 			}
 		}
-		if len(parts) > 0 {
-			b.WriteString("\n**Tool call:** " + strings.Join(parts, ", ") + "\n")
+		if sep == ", " {
+			w("\n")
 		}
 		if c.FilePath != "" {
-			b.WriteString("\n**File:** " + mdCode(cut(c.FilePath, maxProperty)) + "\n")
+			w("\n**File:** ", mdCode(cut(c.FilePath, maxProperty)), "\n")
 		}
 		if c.Command != "" {
-			b.WriteString("\n**Command:**\n\n" + mdBlock(cut(c.Command, maxCodeBlock)) + "\n")
+			w("\n**Command:**\n\n", mdBlock(cut(c.Command, maxCodeBlock)), "\n")
 		}
 	}
 	if r := f.Repair; r != nil {
-		b.WriteString("\n**Repair, before:**\n\n" + mdBlock(cut(r.Before, maxCodeBlock)) + "\n")
-		b.WriteString("\n**Repair, after:**\n\n" + mdBlock(cut(r.After, maxCodeBlock)) + "\n")
+		w("\n**Repair, before:**\n\n", mdBlock(cut(r.Before, maxCodeBlock)), "\n")
+		w("\n**Repair, after:**\n\n", mdBlock(cut(r.After, maxCodeBlock)), "\n")
 	}
 	if why := anchoredWhy(it); why != "" {
-		b.WriteString("\n**Why here:** " + mdEscape(why) + "\n")
+		w("\n**Why here:** ", mdEscape(why), "\n")
 	}
 	if f.Count > 1 || f.FirstTime != "" || f.Time != "" {
-		b.WriteString("\n**Seen:** " + seenLine(f) + "\n")
+		w("\n**Seen:** ", seenLine(f), "\n")
 	}
 	if len(f.Examples) > 0 {
-		b.WriteString("\n**Examples:**\n\n")
+		w("\n**Examples:**\n\n")
 		for i, e := range f.Examples {
 			if i == maxExamples {
 				fmt.Fprintf(&b, "- … %d more\n", len(f.Examples)-maxExamples)
 				break
 			}
-			line := "- " + mdCode(sourceString(e.Source))
+			w("- ", mdCode(sourceString(e.Source)))
 			if e.Time != "" {
-				line += " " + mdEscape(e.Time)
+				w(" ", mdEscape(e.Time))
 			}
 			if e.Message != "" {
-				line += ": " + mdEscape(cut(strings.Join(strings.Fields(e.Message), " "), maxMessage))
+				w(": ", mdEscape(cut(strings.Join(strings.Fields(e.Message), " "), maxMessage)))
 			}
-			b.WriteString(line + "\n")
+			w("\n")
 		}
 	}
 	if f.Source.File != "" {
-		b.WriteString("\n**Source:** " + mdCode(sourceString(f.Source)) + "\n")
+		w("\n**Source:** ", mdCode(sourceString(f.Source)), "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
