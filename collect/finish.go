@@ -2,10 +2,11 @@ package collect
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/anchor"
@@ -40,8 +41,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time) error
 		fs = append(fs, red.Finding(anc.Anchor(f)))
 	}
 	fs = findings.Aggregate(fs, maxExamples)
-	sort.SliceStable(fs, func(i, j int) bool { return heavier(fs[i], fs[j]) })
-	res.Findings = fs
+	res.Findings = sortHeaviest(fs)
 
 	// Problems quote what was read; they reach stderr and the SARIF, so they are redacted too.
 	for i := range res.Set.Problems {
@@ -78,16 +78,32 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time) error
 	return nil
 }
 
-// heavier orders findings for people: level, then contract before gate findings of the same
-// level, then more occurrences, keeping input order otherwise.
-func heavier(a, b findings.Finding) bool {
-	if a.Level.Weight() != b.Level.Weight() {
-		return a.Level.Weight() > b.Level.Weight()
+// sortHeaviest returns fs ordered by heavier, input order kept otherwise: it sorts positions, not
+// the large findings themselves.
+func sortHeaviest(fs []findings.Finding) []findings.Finding {
+	order := make([]int, len(fs))
+	for i := range order {
+		order[i] = i
 	}
-	if a.Verdict.Weight() != b.Verdict.Weight() {
-		return a.Verdict.Weight() > b.Verdict.Weight()
+	slices.SortStableFunc(order, func(i, j int) int { return heavier(&fs[i], &fs[j]) })
+	out := make([]findings.Finding, len(fs))
+	for i, k := range order {
+		out[i] = fs[k]
 	}
-	return a.Count > b.Count
+	return out
+}
+
+// heavier orders findings for people (a stable sort keeps input order otherwise): level, then
+// contract before gate findings of the same level, then more occurrences. Findings are passed by
+// pointer: copying them for every comparison dominated the sort.
+func heavier(a, b *findings.Finding) int {
+	if c := cmp.Compare(b.Level.Weight(), a.Level.Weight()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Verdict.Weight(), a.Verdict.Weight()); c != 0 {
+		return c
+	}
+	return cmp.Compare(b.Count, a.Count)
 }
 
 // projectDirs are the folders the agent worked in, besides the root: CLAUDE_PROJECT_DIR and

@@ -36,10 +36,14 @@ func BenchmarkBuild(b *testing.B) {
 		}
 	}
 	fs := manyFindings(25000, 300)
-	for _, max := range []int{0, HardMaxResults} {
-		b.Run(fmt.Sprintf("max=%d", max), func(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		max  int
+	}{{"25k-default-cap", 0}, {"25k-keep-all", HardMaxResults}} {
+		b.Run(tc.name, func(b *testing.B) {
 			opts := testOptions(dir)
-			opts.MaxResults = max
+			opts.MaxResults = tc.max
+			b.ReportAllocs()
 			start := cpuTime(b)
 			for b.Loop() {
 				l, err := Build(fs, opts)
