@@ -148,7 +148,7 @@ func (f *agcFile) record(rec record) {
 	case data[0] == '[' && json.Valid(data):
 		f.array(src, data)
 	case data[0] == '{' || data[0] == '[':
-		if !json.Valid(data) || isAGCObject(data) {
+		if hasAGCKey(data) || !json.Valid(data) {
 			r, bs := gates.Decode(data)
 			f.add(src, r, bs)
 			return
@@ -261,18 +261,22 @@ func (f *agcFile) finish() {
 	}
 }
 
-// isAGCObject reports whether a valid JSON object has any of the AGC response fields.
-func isAGCObject(data []byte) bool {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(data, &m) != nil {
-		return true // not an object: let Decode say what it is
-	}
-	for _, k := range []string{"agc", "gate", "verdict", "findings"} {
-		if _, ok := m[k]; ok {
-			return true
+// hasAGCKey reports whether a JSON object has any of the AGC response fields at its top level,
+// walking its keys without decoding the values. It also says yes when it cannot tell (the object
+// cannot be walked, or a key is written with escapes), so that Decode reads the record and says
+// what it is.
+func hasAGCKey(data []byte) bool {
+	found := false
+	whole := objectMembers(data, func(k, _ []byte) bool {
+		switch string(k) {
+		case "agc", "gate", "verdict", "findings":
+			found = true
+		default:
+			found = bytes.IndexByte(k, '\\') >= 0
 		}
-	}
-	return false
+		return !found
+	})
+	return found || !whole
 }
 
 // sortedKeys returns the keys of m in order.
