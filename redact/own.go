@@ -54,7 +54,7 @@ func ownRules() ([]*rule, error) {
 		if err != nil {
 			return nil, fmt.Errorf("redact rule %s: %w", s.id, err)
 		}
-		out = append(out, &rule{id: s.id, re: re, keywords: s.keywords, check: s.check, generic: genericOwn[s.id],
+		out = append(out, &rule{id: s.id, src: s.re, re: func() *regexp.Regexp { return re }, keywords: s.keywords, check: s.check, generic: genericOwn[s.id],
 			window: s.id == "url-password"})
 	}
 	words := make([]string, 0, len(nameWords))

@@ -207,7 +207,7 @@ func isNameChar(c byte) bool {
 
 // match appends the secrets the rule's regular expression finds in text (at offset off).
 func (r *Redactor) match(ru *rule, text string, off int, spans []span) []span {
-	for _, m := range ru.re.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range ru.re().FindAllStringSubmatchIndex(text, -1) {
 		start, end := secretSpan(ru, m)
 		if start < 0 || start == end {
 			continue

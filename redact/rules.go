@@ -20,10 +20,11 @@ var gitleaksTOML string
 // rule is one detection rule: a regexp whose secret group is replaced.
 type rule struct {
 	id          string
-	re          *regexp.Regexp
-	keywords    []string // lower case; the rule runs only when one is in the text (none: always)
-	secretGroup int      // 0: the first non-empty group, or the whole match when there is none
-	entropy     float64  // the secret must have more Shannon entropy than this (0: no check)
+	src         string                // the regular expression ("" for a rule with scan)
+	re          func() *regexp.Regexp // src compiled on first use
+	keywords    []string              // lower case; the rule runs only when one is in the text (none: always)
+	secretGroup int                   // 0: the first non-empty group, or the whole match when there is none
+	entropy     float64               // the secret must have more Shannon entropy than this (0: no check)
 	allow       []allowlist
 	check       func(secret string) bool // our own rules: a last test of the secret
 	generic     bool                     // found by a name or shape, not by a platform's format
@@ -101,8 +102,8 @@ func (rs *ruleSet) index() *ruleSet {
 	pos := map[string]int{}
 	var words []string
 	for _, r := range rs.rules {
-		if r.re != nil {
-			src := r.re.String()
+		if r.src != "" {
+			src := r.src
 			for _, m := range multiLineMarks {
 				r.multiLine = r.multiLine || strings.Contains(src, m)
 			}
@@ -146,11 +147,8 @@ func compile(text string) (*ruleSet, error) {
 		if r.Regex == "" {
 			continue // a rule on file paths only
 		}
-		re, err := regexp.Compile(r.Regex)
-		if err != nil {
-			return nil, fmt.Errorf("gitleaks rule %s: %w", r.ID, err)
-		}
-		cr := &rule{id: r.ID, re: re, secretGroup: r.SecretGroup, entropy: r.Entropy,
+		// Most rules never run (their keywords are not in the text): compile each on first use.
+		cr := &rule{id: r.ID, src: r.Regex, re: lazyRegexp(r.Regex), secretGroup: r.SecretGroup, entropy: r.Entropy,
 			generic: strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-")}
 		for _, k := range r.Keywords {
 			cr.keywords = append(cr.keywords, strings.ToLower(k))
@@ -170,6 +168,21 @@ func compile(text string) (*ruleSet, error) {
 	}
 	rs.rules = append(rs.rules, own...)
 	return rs.index(), nil
+}
+
+// neverMatches is what a rule whose regular expression does not compile uses instead (the
+// embedded rules are tested to compile).
+const neverMatches = `[^\x00-\x{10FFFF}]`
+
+// lazyRegexp compiles src on the first call, once, safely for concurrent callers.
+func lazyRegexp(src string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return regexp.MustCompile(neverMatches)
+		}
+		return re
+	})
 }
 
 func compileAllow(a tomlAllow) (allowlist, error) {
