@@ -3,6 +3,9 @@ package inputs
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Cheap readers of raw JSON for the Claude Code record formats. Transcripts hold records of many
@@ -114,8 +117,11 @@ func rawStr(v []byte) string {
 	if len(v) < 2 || v[0] != '"' {
 		return ""
 	}
-	if bytes.IndexByte(v, '\\') < 0 {
+	if bytes.IndexByte(v, '\\') < 0 && plain(v[1:len(v)-1]) {
 		return string(v[1 : len(v)-1])
+	}
+	if s, ok := unescape(v[1 : len(v)-1]); ok {
+		return s
 	}
 	var s string
 	if json.Unmarshal(v, &s) != nil {
@@ -124,8 +130,104 @@ func rawStr(v []byte) string {
 	return s
 }
 
+// unescape decodes the content of a JSON string with escapes; ok is false for anything but the
+// common case (a bad escape, a control character, invalid UTF-8, a lone surrogate), which the
+// caller leaves to encoding/json.
+func unescape(b []byte) (string, bool) {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 {
+			out = append(out, b[i:]...)
+			break
+		}
+		out = append(out, b[i:i+j]...)
+		i += j
+		if i+1 >= len(b) {
+			return "", false
+		}
+		switch c := b[i+1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(b, i+2)
+			if !ok || utf16.IsSurrogate(r) {
+				if !ok || r >= 0xdc00 {
+					return "", false
+				}
+				r2, ok2 := hex4(b, i+8)
+				if !ok2 || i+7 >= len(b) || b[i+6] != '\\' || b[i+7] != 'u' {
+					return "", false
+				}
+				r = utf16.DecodeRune(r, r2)
+				if r == utf8.RuneError {
+					return "", false
+				}
+				i += 6
+			}
+			out = utf8.AppendRune(out, r)
+			i += 4
+		default:
+			return "", false
+		}
+		i += 2
+	}
+	if !plain(b) || !utf8.Valid(out) {
+		return "", false
+	}
+	return string(out), true
+}
+
+// plain reports whether b is valid UTF-8 without control characters (what encoding/json takes
+// as it stands).
+func plain(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
+
+// hex4 reads four hex digits at b[i:].
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
 // rawInt decodes a raw JSON integer; ok is false when v is not one.
 func rawInt(v []byte) (int, bool) {
+	if len(v) > 0 && len(v) < 19 {
+		d := bytes.TrimPrefix(v, []byte("-"))
+		if n, err := strconv.Atoi(string(v)); err == nil && len(d) > 0 && d[0] >= '0' && d[0] <= '9' && (d[0] != '0' || len(d) == 1) {
+			return n, true
+		}
+	}
 	var n int
 	if len(v) == 0 || json.Unmarshal(v, &n) != nil {
 		return 0, false

@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -139,4 +140,29 @@ func TestScanArrayChunks(t *testing.T) {
 	if len(sizes) != 2 || sizes[0] != len(big)+8 || sizes[1] != 7 {
 		t.Errorf("element sizes %v", sizes)
 	}
+}
+
+// FuzzRawScalars: rawStr and rawInt agree with encoding/json on any raw value.
+func FuzzRawScalars(f *testing.F) {
+	for _, s := range []string{`"a\nb\u00e9"`, `"\ud83d\ude00"`, `"\ud83d"`, `"x\u0000"`, "\"\x01\"", `"\/\\\""`, `-0`, `01`, `-01`, `12`, `1e2`, `"\xff\\n"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if valueEnd(v, 0) != len(v) {
+			return // the readers hand these helpers one whole raw value
+		}
+		var s string
+		want := ""
+		if json.Unmarshal(v, &s) == nil && len(v) > 0 && v[0] == '"' {
+			want = s
+		}
+		if got := rawStr(v); got != want && json.Valid(v) {
+			t.Errorf("rawStr(%q) = %q, encoding/json says %q", v, got, want)
+		}
+		var n int
+		errJ := json.Unmarshal(v, &n)
+		if got, ok := rawInt(v); ok != (errJ == nil) || ok && got != n {
+			t.Errorf("rawInt(%q) = %d %v, encoding/json says %d %v", v, got, ok, n, errJ)
+		}
+	})
 }

@@ -267,6 +267,23 @@ func logStream(s string, encoding string) (string, error) {
 
 // commandLine renders the recorded command (an argv array, or one string) as one shell-like line.
 func commandLine(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		return rawStr(raw)
+	}
+	var words []string
+	all := true
+	walked := arrayElements(raw, func(el []byte) bool {
+		w := rawStr(el)
+		if len(el) == 0 || el[0] != '"' || w == "" && len(el) > 2 {
+			all = false // not a plain string: leave it to encoding/json
+			return false
+		}
+		words = append(words, shellQuote(w))
+		return true
+	})
+	if walked && all && len(words) > 0 {
+		return strings.Join(words, " ")
+	}
 	var argv []string
 	if json.Unmarshal(raw, &argv) == nil {
 		q := make([]string, len(argv))
