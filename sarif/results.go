@@ -174,7 +174,7 @@ func appendFix(dst []byte, it *item, uri string, reg span) []byte {
 // messageText is the alert title: the finding's message, then the count when it stands for
 // several events.
 func messageText(f *findings.Finding) string {
-	text := strings.Join(strings.Fields(f.Message), " ")
+	text := oneLine(f.Message)
 	if text == "" {
 		gate, rule := ruleParts(f)
 		text = fmt.Sprintf("Gate %s reported rule %s.", gate, rule)
@@ -197,7 +197,7 @@ func messageMarkdown(it *item) string {
 			b.WriteString(p)
 		}
 	}
-	w(mdEscape(cut(strings.Join(strings.Fields(f.Message), " "), maxMessage)))
+	w(mdEscape(cut(oneLine(f.Message), maxMessage)))
 	if f.Message == "" {
 		w(mdEscape(messageText(f)))
 	}
@@ -250,7 +250,7 @@ func messageMarkdown(it *item) string {
 				w(" ", mdEscape(e.Time))
 			}
 			if e.Message != "" {
-				w(": ", mdEscape(cut(strings.Join(strings.Fields(e.Message), " "), maxMessage)))
+				w(": ", mdEscape(cut(oneLine(e.Message), maxMessage)))
 			}
 			w("\n")
 		}
