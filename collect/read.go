@@ -44,9 +44,10 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var bufs readBuffers // one worker's buffers, reused from file to file
 			for i := range next {
 				set := findings.NewSet()
-				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set)
+				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs)
 				results[i] = outcome{set, f, ignored, unreadable}
 			}
 		}()
@@ -80,9 +81,43 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 	return all, st
 }
 
+// Read buffer sizes: a file is read through a buffer of its own size (plus room to see the end),
+// from smallBuffer up to bigBuffer, so that a tiny file does not cost a 256 KiB buffer.
+const (
+	smallBuffer = 4 << 10
+	bigBuffer   = 256 << 10
+)
+
+// readBuffers are one worker's read buffers: a big one for files of bigBuffer and more, and a
+// small one, each allocated once and reset for every file.
+type readBuffers struct {
+	big, small *bufio.Reader
+}
+
+// reader returns a buffered reader of r, a file of size bytes.
+func (b *readBuffers) reader(r io.Reader, size int64) *bufio.Reader {
+	if size+16 <= smallBuffer {
+		if b.small == nil {
+			b.small = bufio.NewReaderSize(r, smallBuffer)
+		} else {
+			b.small.Reset(r)
+		}
+		return b.small
+	}
+	if size+16 < bigBuffer {
+		return bufio.NewReaderSize(r, int(size)+16)
+	}
+	if b.big == nil {
+		b.big = bufio.NewReaderSize(r, bigBuffer)
+	} else {
+		b.big.Reset(r)
+	}
+	return b.big
+}
+
 // readFile reads one file into set. It returns the format used, whether the file was passed over
 // (found by walking, not recognised), and a message when a named file could not be read at all.
-func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set) (inputs.Format, bool, string) {
+func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set, bufs *readBuffers) (inputs.Format, bool, string) {
 	src := findings.Source{File: fl.Name}
 	info, err := os.Stat(fl.Path)
 	if err != nil {
@@ -99,7 +134,7 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, unwrapPathError(err))
 	}
 	defer fh.Close()
-	br := bufio.NewReaderSize(fh, 256<<10)
+	br := bufs.reader(fh, info.Size())
 	head, err := br.Peek(inputs.SniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)

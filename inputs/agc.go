@@ -1,7 +1,6 @@
 package inputs
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -62,7 +61,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 		max = maxAGCRecord
 	}
 	f := &agcFile{name: in.Name, set: set, problems: map[string]int{}}
-	r, err := f.document(in.R, max)
+	r, passed, err := f.document(in.R, max)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
@@ -70,7 +69,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 		return nil
 	}
 	records := 0
-	err = scanRecords(ctx, r, max, func(rec record) error {
+	err = scanFrom(ctx, r, max, 0, passed, func(rec record) error {
 		records++
 		f.record(rec)
 		return nil
@@ -87,17 +86,18 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 }
 
 // document reads a file that starts with '[' as one JSON array of responses, whatever its layout,
-// and returns nil; for any other file it returns a reader of the whole content for scanRecords.
-func (f *agcFile) document(r io.Reader, max int) (io.Reader, error) {
-	br := bufio.NewReader(r)
+// and returns nil; for any other file it returns a reader of the rest for scanRecords and the
+// number of blank lines already passed over.
+func (f *agcFile) document(r io.Reader, max int) (io.Reader, int, error) {
+	br := bufReader(r)
 	line := 1
 	for {
 		b, err := br.Peek(1)
 		if err == io.EOF {
-			return lead(line, br), nil
+			return br, line - 1, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		switch b[0] {
 		case '\n':
@@ -105,29 +105,24 @@ func (f *agcFile) document(r io.Reader, max int) (io.Reader, error) {
 			fallthrough
 		case ' ', '\t', '\r':
 			if _, err := br.Discard(1); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			continue
 		}
 		if b[0] != '[' {
-			return lead(line, br), nil
+			return br, line - 1, nil
 		}
 		break
 	}
 	data, err := io.ReadAll(io.LimitReader(br, int64(max)+1))
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if len(data) > max || !json.Valid(data) { // JSON lines of arrays, or a broken document
-		return lead(line, io.MultiReader(bytes.NewReader(data), br)), nil
+		return io.MultiReader(bytes.NewReader(data), br), line - 1, nil
 	}
 	f.array(findings.Source{File: f.name, Line: line}, data)
-	return nil, nil
-}
-
-// lead puts back the line breaks that document passed over, so that line numbers stay true.
-func lead(line int, r io.Reader) io.Reader {
-	return io.MultiReader(strings.NewReader(strings.Repeat("\n", line-1)), r)
+	return nil, 0, nil
 }
 
 // record reads one record: a response, an array of responses, or a text-form line.

@@ -16,7 +16,7 @@ func scanArray(ctx context.Context, r io.Reader, max int, fn func(record) error)
 	if max <= 0 {
 		max = DefaultMaxRecord
 	}
-	br := bufio.NewReaderSize(r, 256<<10)
+	br := bufReader(r)
 	var (
 		line    = 1
 		opened  bool // the array's '[' was read

@@ -43,30 +43,46 @@ func sniffHookLog(head []byte) bool {
 }
 
 // topKeys lists the top-level keys of the first JSON object in b, and whether that object was
-// read to its end (false when b ends inside it, or it is not an object).
+// read to its end (false when b ends inside it, or it is not an object). A key whose value b cuts
+// is listed. Values are skipped, not decoded.
 func topKeys(b []byte) (map[string]bool, bool) {
 	keys := map[string]bool{}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
 		return keys, false
 	}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return keys, true
+	}
+	for i < len(b) && b[i] == '"' {
+		end := stringEnd(b, i)
+		if end < 0 {
 			return keys, false
 		}
-		k, ok := t.(string)
-		if !ok {
+		keys[rawStr(b[i:end])] = true
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
 			return keys, false
 		}
-		keys[k] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
+		vend := valueEnd(b, skipSpace(b, i+1))
+		if vend < 0 {
+			return keys, false
+		}
+		i = skipSpace(b, vend)
+		if i >= len(b) {
+			return keys, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return keys, true
+		default:
 			return keys, false
 		}
 	}
-	_, err := dec.Token()
-	return keys, err == nil
+	return keys, false
 }
 
 // logFields are the hook-log record fields the reader uses, by index into the raw values.

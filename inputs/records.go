@@ -41,11 +41,16 @@ func newLineReader(r io.Reader, max, window int) *lineReader {
 	if max <= 0 {
 		max = DefaultMaxRecord
 	}
-	br, ok := r.(*bufio.Reader)
-	if !ok || br.Size() < 64<<10 {
-		br = bufio.NewReaderSize(r, 256<<10)
+	return &lineReader{r: bufReader(r), max: max, window: window}
+}
+
+// bufReader returns r itself when it is already buffered (collect sizes its buffer to the file,
+// so a tiny file costs no 256 KiB buffer), else a 256 KiB buffered reader of it.
+func bufReader(r io.Reader) *bufio.Reader {
+	if br, ok := r.(*bufio.Reader); ok {
+		return br
 	}
-	return &lineReader{r: br, max: max, window: window}
+	return bufio.NewReaderSize(r, 256<<10)
 }
 
 // next returns the next line without its newline (and without a trailing CR), its 1-based number,
@@ -128,7 +133,13 @@ func scanWindowed(ctx context.Context, r io.Reader, max int, fn func(record) err
 
 // scanLines is scanRecords with a window (0: none).
 func scanLines(ctx context.Context, r io.Reader, max, window int, fn func(record) error) error {
+	return scanFrom(ctx, r, max, window, 0, fn)
+}
+
+// scanFrom is scanLines over a stream whose first `passed` lines were already read (blank).
+func scanFrom(ctx context.Context, r io.Reader, max, window, passed int, fn func(record) error) error {
 	lr := newLineReader(r, max, window)
+	lr.line = passed
 	var (
 		acc       []byte // lines of a value still open
 		accLine   int

@@ -1,7 +1,6 @@
 package inputs
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -37,7 +36,7 @@ func sniffStreamJSON(head []byte) bool {
 
 func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
-	br := bufio.NewReaderSize(in.R, 256<<10)
+	br := bufReader(in.R)
 	scan := scanWindowed
 	if head, _ := br.Peek(SniffSize); len(head) > 0 {
 		if i := skipSpace(head, 0); i < len(head) && head[i] == '[' {
