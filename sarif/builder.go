@@ -251,7 +251,7 @@ func (b *builder) fit(items []*item, maxGzip int) (*Log, error) {
 		}
 		if markdown {
 			markdown = false
-			b.drop(fmt.Sprintf("message.markdown of all %d results left out: the gzipped SARIF was %d bytes, over GitHub's limit of %d",
+			b.drop(fmt.Sprintf("message.markdown of all %d results left out: the gzipped SARIF was about %d bytes, over GitHub's limit of %d",
 				len(items), size, maxGzip), nil)
 			continue
 		}
@@ -260,7 +260,7 @@ func (b *builder) fit(items []*item, maxGzip int) (*Log, error) {
 		}
 		n := min(len(items)-1, int(float64(len(items))*float64(maxGzip)/float64(size)*0.95))
 		items = b.keepHeaviest(items, max(n, 0),
-			fmt.Sprintf("%d of %d results left out: the gzipped SARIF was %d bytes, over GitHub's limit of %d (the lightest by level, then count)",
+			fmt.Sprintf("%d of %d results left out: the gzipped SARIF was about %d bytes, over GitHub's limit of %d (the lightest by level, then count)",
 				len(items)-max(n, 0), len(items), size, maxGzip))
 	}
 }
