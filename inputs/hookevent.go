@@ -217,7 +217,12 @@ var interpreters = map[string]bool{
 // program (skipping interpreters and an `agc-sarif record … --` wrapper), or event-tool when the
 // command is unknown. The result matches [a-z0-9][a-z0-9._-]*.
 func hookRuleName(c findings.Call) string {
-	words := strings.Fields(strings.NewReplacer(`"`, "", `'`, "").Replace(c.Hook))
+	words := strings.Fields(strings.Map(func(r rune) rune {
+		if r == '"' || r == '\'' {
+			return -1 // quotes are dropped
+		}
+		return r
+	}, c.Hook))
 	for i := 0; i < len(words); i++ {
 		if path.Base(words[i]) == "agc-sarif" {
 			for j := i + 1; j < len(words); j++ {
