@@ -1,8 +1,9 @@
 package findings
 
 import (
-	"strconv"
 	"time"
+
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // DefaultMaxExamples is how many examples Aggregate keeps per merged finding when asked for 0.
@@ -26,13 +27,13 @@ func Aggregate(fs []Finding, maxExamples int) []Finding {
 		n    int            // findings merged into it
 		msgs map[string]int // examples kept per message
 	}
-	idx := make(map[string]int, len(fs))
+	idx := make(map[groupKey]int, len(fs))
 	groups := make([]*group, 0, len(fs))
 	for _, f := range fs {
 		if f.Count < 1 {
 			f.Count = 1
 		}
-		k := aggregateKey(f)
+		k := aggregateKey(&f)
 		i, ok := idx[k]
 		if !ok {
 			idx[k] = len(groups)
@@ -58,14 +59,21 @@ func Aggregate(fs []Finding, maxExamples int) []Finding {
 	return out
 }
 
-// aggregateKey is the identity of an event group.
-func aggregateKey(f Finding) string {
-	path, line := "", 0
+// groupKey is the identity of an event group (a struct, so building it allocates nothing).
+type groupKey struct {
+	rule, target, path string
+	level              Level
+	verdict            gates.Verdict
+	line               int
+}
+
+// aggregateKey is the identity of the event group of f.
+func aggregateKey(f *Finding) groupKey {
+	k := groupKey{rule: f.RuleID, target: f.Target, level: f.Level, verdict: f.Verdict}
 	if f.Location != nil {
-		path, line = f.Location.Path, f.Location.StartLine
+		k.path, k.line = f.Location.Path, f.Location.StartLine
 	}
-	return f.RuleID + "\x00" + f.Target + "\x00" + string(f.Level) + "\x00" + string(f.Verdict) +
-		"\x00" + path + "\x00" + strconv.Itoa(line)
+	return k
 }
 
 // mergeInto adds finding f (itself possibly already merged) to the merged finding m.
