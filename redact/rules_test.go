@@ -30,4 +30,3 @@ func TestRulesCompileLazily(t *testing.T) {
 		t.Error("neverMatches matches")
 	}
 }
-
