@@ -343,8 +343,15 @@ func newTexts(input []byte) []string {
 // clamp keeps a location inside its file: lines between 1 and the file's length, an end line
 // not before the start, and columns only when they fit the lines they name.
 func (a *Anchorer) clamp(loc *findings.Location) {
-	f := a.read(loc.Path)
-	n := f.lines
+	// Columns are checked against the text of their lines; without columns the length will do.
+	var f *file
+	n := 0
+	if loc.StartCol != 0 || loc.EndCol != 0 {
+		f = a.read(loc.Path)
+		n = f.lines
+	} else {
+		n = a.lineCount(loc.Path)
+	}
 	if n < 1 {
 		n = 1
 	}
@@ -364,7 +371,7 @@ func (a *Anchorer) clamp(loc *findings.Location) {
 	if loc.EndLine == loc.StartLine {
 		loc.EndLine = 0
 	}
-	if moved || !a.columnsFit(f, loc) {
+	if moved || f != nil && !a.columnsFit(f, loc) {
 		loc.StartCol, loc.EndCol = 0, 0
 	}
 }

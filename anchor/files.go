@@ -21,6 +21,7 @@ type file struct {
 	text    string // content, when the file is not larger than maxContent
 	hasText bool
 	loaded  bool // lines and text were read
+	counted bool // lines were counted
 }
 
 // stat returns what is known of a repo-relative path without reading it.
@@ -62,23 +63,48 @@ func (a *Anchorer) read(rel string) *file {
 	if _, err := fh.Seek(0, io.SeekStart); err != nil {
 		return f
 	}
-	n, last := 0, byte('\n')
+	f.lines, f.counted = countReader(fh), true
+	return f
+}
+
+// lineCount returns the number of lines of a repo-relative path that Path has resolved, counted
+// once by streaming the file: a location only needs its file's length to be clamped, and an input
+// file of a gigabyte in the repository must not be held to count it.
+func (a *Anchorer) lineCount(rel string) int {
+	f := a.stat(rel)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !f.regular || f.counted || f.loaded {
+		return f.lines
+	}
+	f.counted = true
+	fh, err := os.Open(filepath.Join(a.root, filepath.FromSlash(rel)))
+	if err != nil {
+		return 0
+	}
+	defer fh.Close()
+	f.lines = countReader(fh)
+	return f.lines
+}
+
+// countReader counts the lines of r (a last line without newline counts).
+func countReader(r io.Reader) int {
+	n, last, seen := 0, byte('\n'), false
 	buf := make([]byte, 64<<10)
 	for {
-		k, err := fh.Read(buf)
+		k, err := r.Read(buf)
 		n += bytes.Count(buf[:k], []byte{'\n'})
 		if k > 0 {
-			last = buf[k-1]
+			last, seen = buf[k-1], true
 		}
 		if err != nil {
 			break
 		}
 	}
-	if last != '\n' {
+	if seen && last != '\n' {
 		n++
 	}
-	f.lines = n
-	return f
+	return n
 }
 
 // exists reports whether rel names something in the checkout.

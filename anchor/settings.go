@@ -81,13 +81,26 @@ var interpreters = map[string]bool{"bash": true, "sh": true, "zsh": true, "env":
 	"uv": true, "uvx": true, "run": true, "ruby": true, "perl": true, "go": true, "agc-sarif": true,
 	"record": true, "--": true}
 
+// dropQuotes removes the quote characters of a shell word.
+func dropQuotes(w string) string {
+	if !strings.ContainsAny(w, `"'`) {
+		return w
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '"' || r == '\'' {
+			return -1
+		}
+		return r
+	}, w)
+}
+
 // scriptNames are the base names of the words of a command that can name a hook program: words
 // with a slash or a file extension, else the first word that is not an interpreter, flag or
 // variable assignment.
 func scriptNames(cmd string) []string {
 	var named, plain []string
 	for _, w := range strings.Fields(cmd) {
-		w = strings.Trim(strings.NewReplacer(`"`, "", "'", "").Replace(w), "`;&|()")
+		w = strings.Trim(dropQuotes(w), "`;&|()")
 		w = slash(w)
 		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "=") && !strings.Contains(w, "/") {
 			continue
