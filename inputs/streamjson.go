@@ -97,7 +97,8 @@ func (s *hookState) streamRecord(rec record) {
 			s.set.Skip(skipNotHook)
 		}
 	case typ == "user" && bytes.Contains(d, markToolResult):
-		if !s.streamResults(m[4], rec.Line) {
+		// stream-json gives a call's hook responses before its result: the result completes them all.
+		if !s.readResults(m[4], rec.Line, func(*hookGroup) bool { return true }) {
 			s.set.Skip(skipNotHook)
 		}
 	case typ == "result" && rec.Elided:
@@ -187,30 +188,6 @@ func (s *hookState) hookResponse(d []byte, line int) {
 	if g.key.id == "" || !toolEvents[g.event] {
 		s.flush(g)
 	}
-}
-
-// streamResults reads the tool_result blocks of a user message: a refusal joins its call's group,
-// and each result completes every group of its call (stream-json gives hook responses before it).
-func (s *hookState) streamResults(message []byte, line int) bool {
-	counted := false
-	for _, r := range toolResults(message) {
-		if r.IsError {
-			if ref, ok := parseRefusal(r.Text); ok && ref.Event != "" {
-				g := s.group(r.ID, ref.Event, ref.Event+":"+ref.Tool, line, s.time)
-				if g.tool == "" {
-					g.tool = ref.Tool
-				}
-				g.ref, g.refLine, g.refTime = &ref, line, s.time
-				if !counted {
-					g.refRecords++
-					counted = true
-				}
-			}
-		}
-		s.calls.finish(r.ID)
-		s.flushCall(r.ID, func(*hookGroup) bool { return true })
-	}
-	return counted
 }
 
 // result reads the final result message: its text is a judging agent's final message when it

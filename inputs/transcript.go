@@ -125,7 +125,7 @@ func (s *hookState) transcriptRecord(rec record) {
 		}
 	case "user":
 		s.closeLoose()
-		if !s.userResults(m[2], rec.Line) {
+		if !s.readResults(m[2], rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
 			s.set.Skip(skipNotHook)
 		}
 	case "assistant":
@@ -240,9 +240,11 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 // pre reports whether an event's hooks run before the tool call (so its refusal follows them).
 func pre(event string) bool { return event == "PreToolUse" || event == "PermissionRequest" }
 
-// userResults reads the tool_result blocks of a user message: refusals join their group, and
-// every result completes its call's PreToolUse groups. It reports whether the record was counted.
-func (s *hookState) userResults(message []byte, line int) bool {
+// readResults reads the tool_result blocks of a user message: a refusal joins its call's group,
+// and each result completes the groups of its call that done selects (a transcript writes the
+// PostToolUse records after the result, stream-json writes every hook response before it). It
+// reports whether the record was counted.
+func (s *hookState) readResults(message []byte, line int, done func(*hookGroup) bool) bool {
 	counted := false
 	for _, r := range toolResults(message) {
 		if r.IsError {
@@ -259,7 +261,7 @@ func (s *hookState) userResults(message []byte, line int) bool {
 			}
 		}
 		s.calls.finish(r.ID)
-		s.flushCall(r.ID, func(g *hookGroup) bool { return pre(g.event) })
+		s.flushCall(r.ID, done)
 	}
 	return counted
 }
