@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 )
@@ -58,7 +57,7 @@ func gitCmd(t *testing.T, dir string, args ...string) {
 	}
 }
 
-func writeFile(t *testing.T, root, rel, content string) {
+func writeFile(t testing.TB, root, rel, content string) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -380,17 +379,26 @@ func TestAnchorManyFindings(t *testing.T) {
 	writeFile(t, root, "big.txt", big)
 	in := findings.Finding{Kind: findings.RuntimeGate, Call: call("Edit", "", root+"/big.txt",
 		`{"new_string":"needle line that was edited"}`)}
-	start := time.Now()
 	for i := 0; i < 10000; i++ {
 		got := a.Anchor(in)
 		if got.Location.StartLine != 200001 {
 			t.Fatalf("line %d, want 200001", got.Location.StartLine)
 		}
 	}
-	if el := time.Since(start); el > 10*time.Second {
-		t.Errorf("anchoring 10,000 findings took %v", el)
-	} else {
-		t.Logf("anchoring 10,000 edits in a 5.6 MB file took %v", el)
+}
+
+// BenchmarkAnchorEdit anchors an Edit in a 5.6 MB file; repeats are answered from the cache.
+func BenchmarkAnchorEdit(b *testing.B) {
+	root := b.TempDir()
+	writeFile(b, root, "big.txt", strings.Repeat("filler line of a large file\n", 200000)+"needle line that was edited\n")
+	a, err := New(Options{Root: root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := findings.Finding{Kind: findings.RuntimeGate, Call: call("Edit", "", root+"/big.txt",
+		`{"new_string":"needle line that was edited"}`)}
+	for b.Loop() {
+		a.Anchor(in)
 	}
 }
 

@@ -1,6 +1,0 @@
-//go:build race
-
-package redact
-
-// raceOn says the race detector is on: timings mean nothing then.
-const raceOn = true
