@@ -189,7 +189,10 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 			}
 		}
 	}
-	if f.Source.File != "" {
+	// A reviewer's message or an AGC file in the repository is a fitting place for what was read
+	// from it. Not for hook events: each sits on its own line of a log or transcript, which would
+	// keep repeats of one event apart and point reviewers at log lines instead of the hook.
+	if f.Source.File != "" && !hookish(f) {
 		if rel, ok := a.Path(a.inputPath(f.Source.File), ""); ok && a.isFile(rel) {
 			line := max(f.Source.Line, 1)
 			if len(why) == 0 {

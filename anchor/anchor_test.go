@@ -448,3 +448,20 @@ func TestAnchorAtSource(t *testing.T) {
 		t.Fatalf("input outside the repository: location = %+v, want the fallback README.md", got.Location)
 	}
 }
+
+// TestHookEventNotAtSource: a hook event read from a log inside the repository is not placed at
+// its log line (each event has its own, so repeats would never merge); it takes the fallback.
+func TestHookEventNotAtSource(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "README.md", "r\n")
+	writeFile(t, root, "hook-log.jsonl", "{}\n{}\n{}\n")
+	a := newAnchorer(t, Options{Root: root, InputDir: root})
+	f := findings.Finding{RuleID: "guard/r", Kind: findings.RuntimeGate, Message: "m",
+		Call: &findings.Call{Event: "PreToolUse", Tool: "Bash"}, Source: findings.Source{File: "hook-log.jsonl", Line: 3}}
+	if got := a.Anchor(f); got.Location == nil || got.Location.Path != "README.md" {
+		t.Fatalf("location = %+v, want the fallback README.md", got.Location)
+	}
+}
