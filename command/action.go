@@ -220,7 +220,7 @@ func runAction(ctx context.Context, env *Env) error {
 	if in.Summary {
 		if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
 			md := summary.Render(summary.Input{
-				Findings: shown, Set: res.Set, Filter: filterNote, LeftOut: res.LeftOut, Missing: res.Missing,
+				Findings: res.Findings, Shown: shownIfFiltered(shown, filterNote), Set: res.Set, Filter: filterNote, LeftOut: res.LeftOut, Missing: res.Missing,
 				Failed: outcomeNames(res.Failed), ServerURL: ghc.ServerURL, Repo: ghc.Repository, SHA: up.sha,
 				SARIFFile: in.SARIFFile, Upload: up.line,
 			})

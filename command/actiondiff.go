@@ -3,32 +3,33 @@ package command
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/ghenv"
+	"github.com/agc-sarif/agc-sarif/upload"
 )
 
 // filterByDiff picks the findings that annotations and the job summary show: those the change's
 // diff touches, by the diff-filter mode, as a pull request shows them (the SARIF keeps every
-// result; code scanning filters by itself). Without a base — a push, or a shallow checkout that
-// lacks the base commit — every finding is shown, and the note says why.
+// result; code scanning filters by itself). The diff comes from git when a base is given, else
+// from the API for the event's pull request (the image has no git, and checkouts are often
+// shallow), else from git against the pull request's base commit. A push, or a diff that cannot
+// be had, shows every finding; the warning says why.
 func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, res *collect.Result) ([]findings.Finding, string) {
 	if in.DiffFilter == difffilter.NoFilter {
 		return res.Findings, ""
 	}
-	base := in.Base
-	if base == "" {
-		base = pullRequestBase(ghc)
-	}
-	if base == "" {
+	d, against, err := loadDiff(ctx, ghc, in, res.Root)
+	if d == nil && err == nil { // nothing to compare with: a push
 		return res.Findings, ""
 	}
-	d, err := difffilter.Load(ctx, res.Root, base)
 	if err != nil {
-		gha.Warningf("%s", fmt.Sprintf("diff-filter %s: could not read the diff against %s, so every finding is shown (fetch the base commit, e.g. actions/checkout with fetch-depth: 0): %v", in.DiffFilter, base, err))
+		gha.Warningf("%s", fmt.Sprintf("diff-filter %s: could not read the diff of %s, so every finding is shown: %v", in.DiffFilter, against, err))
 		return res.Findings, ""
 	}
 	kept, hidden := keepInDiff(d, in.DiffFilter, res.Findings)
@@ -36,7 +37,60 @@ func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubact
 		return kept, ""
 	}
 	return kept, fmt.Sprintf("Showing the %d findings on lines this change touches (diff-filter %s against %s); %d more are in the SARIF file.",
-		len(kept), in.DiffFilter, short(base), hidden)
+		len(kept), in.DiffFilter, against, hidden)
+}
+
+// loadDiff finds the change's diff, and names what it was taken against. It returns no diff and
+// no error when there is nothing to compare with.
+func loadDiff(ctx context.Context, ghc *githubactions.GitHubContext, in actionInputs, root string) (*difffilter.Diff, string, error) {
+	if in.Base != "" {
+		d, err := difffilter.Load(ctx, root, in.Base)
+		return d, short(in.Base), err
+	}
+	pr, ok := ghenv.PullRequestOf(ghc.Event)
+	if !ok {
+		return nil, "", nil
+	}
+	against := fmt.Sprintf("pull request #%d", pr.Number)
+	owner, repo := ghc.Repo()
+	var apiErr error
+	if in.Token != "" && owner != "" {
+		client, err := upload.New(upload.Options{APIURL: ghc.APIURL, Token: in.Token, UserAgent: "agc-sarif/" + Version})
+		if err == nil {
+			var text string
+			if text, err = client.PullRequestDiff(ctx, owner, repo, pr.Number); err == nil {
+				d, err := difffilter.Parse(strings.NewReader(text))
+				return d, against, err
+			}
+		}
+		apiErr = err
+	}
+	if base := pullRequestBase(ghc); base != "" {
+		d, err := difffilter.Load(ctx, root, base)
+		if err == nil {
+			return d, against, nil
+		}
+		if apiErr != nil {
+			err = fmt.Errorf("from the API: %v; with git: %w (give the token pull-requests: read, or fetch the base commit: actions/checkout with fetch-depth: 0)", apiErr, err)
+		}
+		return nil, against, err
+	}
+	if apiErr == nil {
+		apiErr = fmt.Errorf("no token to read it from the API, and the event names no base commit")
+	}
+	return nil, against, apiErr
+}
+
+// shownIfFiltered is the list for the summary's table: the shown findings when the diff filter
+// hid some, else nil (all).
+func shownIfFiltered(shown []findings.Finding, note string) []findings.Finding {
+	if note == "" {
+		return nil
+	}
+	if shown == nil {
+		return []findings.Finding{}
+	}
+	return shown
 }
 
 // keepInDiff splits findings into those the diff keeps in mode m, and a count of the rest.

@@ -14,6 +14,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/upload/fakegh"
 )
 
 func git(t *testing.T, dir string, args ...string) string {
@@ -66,5 +67,40 @@ func TestFilterByDiff(t *testing.T) {
 	noPR := &githubactions.GitHubContext{}
 	if shown, _ := filterByDiff(context.Background(), gha, noPR, actionInputs{DiffFilter: difffilter.Added}, res); len(shown) != 3 {
 		t.Errorf("a push (no base) shows %d, want all 3", len(shown))
+	}
+}
+
+// TestActionDiffFromAPI: in a pull request the action reads the diff from the API (the image has
+// no git), and annotations and the summary show only the findings on added lines.
+func TestActionDiffFromAPI(t *testing.T) {
+	srv := fakegh.New("octo", "repo", actToken)
+	defer srv.Close()
+	srv.Diffs = map[int]string{7: "diff --git a/src/app.go b/src/app.go\n--- a/src/app.go\n+++ b/src/app.go\n" +
+		"@@ -4,1 +4,3 @@\n-\tquery := \"x\"\n+\tquery := \"SELECT * FROM t WHERE id = \" + id\n+\t_ = query\n+\treturn\n"}
+	ws := workspace(t, actSHA)
+	vars := actionVars(t, ws, srv, "event-pull-request.json")
+	vars["INPUT_UPLOAD"] = "false"
+	r := runActionEnv(t, ws, vars)
+	if r.code != ExitFail {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(strings.Join(srv.Requests(), "\n"), "GET /repos/octo/repo/pulls/7") {
+		t.Fatalf("the pull request's diff was not read: %v", srv.Requests())
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		t.Errorf("API violations:\n%s", strings.Join(v, "\n"))
+	}
+	if !strings.Contains(r.stdout, "title=code-review/sql-injection") {
+		t.Errorf("the finding on added lines 5-6 is not annotated:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "title=style/naming") {
+		t.Errorf("a finding on line 1, outside the diff, is annotated:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.summary, "4 more are in the SARIF file") || !strings.Contains(r.summary, `pull request \#7`) ||
+		!strings.Contains(r.summary, "1 contract finding") {
+		t.Errorf("the summary does not say findings were filtered:\n%s", r.summary)
+	}
+	if !strings.Contains(r.sarif, "style/naming") {
+		t.Error("the SARIF must keep every result")
 	}
 }

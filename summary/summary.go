@@ -33,7 +33,10 @@ type Input struct {
 	ServerURL, Repo, SHA string
 	SARIFFile            string // where the SARIF was written
 	Upload               string // one line on the upload to code scanning ("" when none was tried)
-	// Filter says which findings this summary shows when a diff filter hid some ("" when none).
+	// Shown are the findings the table of heaviest findings lists when a diff filter chose some
+	// (nil: all of Findings); totals, gates and contract fixes always count every finding.
+	Shown []findings.Finding
+	// Filter says which findings the table shows when a diff filter hid some ("" when none).
 	Filter  string
 	MaxRows int // rows of the findings table; 0 means DefaultRows
 	Limit   int // size cap in bytes; 0 means Limit
@@ -59,7 +62,12 @@ func Render(in Input) string {
 	writeGates(&b, fs)
 	// the tail is bounded (maxListed entries of bounded size), so reserve room for it
 	tail := renderTail(in, fs)
-	writeFindings(&b, in, fs, rows, limit-len(tail)-1024)
+	listed := fs
+	if in.Shown != nil {
+		listed = append([]findings.Finding(nil), in.Shown...)
+		sortHeaviest(listed)
+	}
+	writeFindings(&b, in, listed, rows, limit-len(tail)-1024)
 	b.WriteString(tail)
 	return capText(b.String(), limit)
 }

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -80,6 +81,8 @@ type Server struct {
 	*httptest.Server
 	Owner, Repo, Token, Prefix string
 	Uploads, Statuses          []Reply
+	// Diffs answer GET /repos/{owner}/{repo}/pulls/{number} with the diff media type, by number.
+	Diffs map[int]string
 
 	mu         sync.Mutex
 	violations []string
@@ -153,6 +156,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = append(s.requests, r.Method+" "+r.URL.Path)
+	pulls := s.Prefix + "/repos/" + s.Owner + "/" + s.Repo + "/pulls/"
+	if strings.HasPrefix(r.URL.Path, pulls) {
+		s.servePullDiff(w, r, strings.TrimPrefix(r.URL.Path, pulls))
+		return
+	}
 	s.checkHeaders(r)
 	base := s.Prefix + "/repos/" + s.Owner + "/" + s.Repo + "/code-scanning/sarifs"
 	var reply Reply
@@ -183,6 +191,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(reply.Code)
 	io.WriteString(w, reply.Body) //nolint:errcheck // test server
+}
+
+// servePullDiff answers GET …/pulls/{number} asked for as a diff
+// (Accept: application/vnd.github.v3.diff, per "Get a pull request" media types).
+func (s *Server) servePullDiff(w http.ResponseWriter, r *http.Request, number string) {
+	if r.Method != http.MethodGet {
+		s.violate("%s %s: want GET", r.Method, r.URL.Path)
+	}
+	if a := r.Header.Get("Accept"); a != "application/vnd.github.v3.diff" && a != "application/vnd.github.diff" {
+		s.violate("%s %s: Accept %q is not the diff media type", r.Method, r.URL.Path, a)
+	}
+	if auth := r.Header.Get("Authorization"); auth != "Bearer "+s.Token && auth != "token "+s.Token {
+		s.violate("%s %s: Authorization is not Bearer/token with the expected token", r.Method, r.URL.Path)
+	}
+	n, err := strconv.Atoi(number)
+	diff, ok := s.Diffs[n]
+	if err != nil || !ok {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, `{"message":"Not Found"}`) //nolint:errcheck // test server
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, diff) //nolint:errcheck // test server
 }
 
 func next(rs []Reply, i *int) Reply {
