@@ -38,7 +38,10 @@ cp testdata/action/event-pull-request.json "$ws/_runner/event.json"
 
 # the fake API, on the loopback (the container runs with --net host)
 go build -o "$work/fakegh" ./upload/fakegh/cmd/fakegh
-FAKEGH_TOKEN=$token "$work/fakegh" >"$work/fake.url" 2>"$work/fake.err" &
+# the pull request adds lines 5-6 of src/app.go: only the finding there is annotated
+printf '%s\n' 'diff --git a/src/app.go b/src/app.go' '--- a/src/app.go' '+++ b/src/app.go' '@@ -4,0 +5,2 @@' \
+  '+	_ = query' '+	return' >"$work/pr.diff"
+FAKEGH_TOKEN=$token "$work/fakegh" -pr-diff "7=$work/pr.diff" >"$work/fake.url" 2>"$work/fake.err" &
 fakepid=$!
 for _ in $(seq 50); do [[ -s $work/fake.url ]] && break; sleep 0.1; done
 api=$(head -n1 "$work/fake.url")
@@ -70,6 +73,8 @@ set +e
   -e INPUT_SUMMARY=true \
   -e INPUT_ROOT= \
   -e INPUT_INCLUDE-UNSTRUCTURED=true \
+  -e INPUT_DIFF-FILTER=added \
+  -e INPUT_BASE= \
   -- ${SMOKE_ARGS:-} >"$work/stdout" 2>"$work/stderr"
 status=$?
 set -e
@@ -113,8 +118,11 @@ grep -q '^## AGC gates' "$ws/_runner/summary.md" || fail "no job summary"
 grep -q '```mermaid' "$ws/_runner/summary.md" || fail "no pie in the summary"
 ! grep -qE '<[A-Za-z/!]|@[A-Za-z0-9]' "$ws/_runner/summary.md" || fail "raw HTML or a pinging mention in the summary"
 
-# annotations and the token
-grep -q '^::error .*file=src/app.go' "$work/stdout" || fail "no error annotation on src/app.go"
+# annotations (only those on the pull request's added lines) and the token
+grep -q '^::error .*file=src/app.go,line=5' "$work/stdout" || fail "no error annotation on src/app.go line 5"
+! grep -q '^::notice .*title=style/naming' "$work/stdout" || fail "a finding outside the diff was annotated"
+! grep -q 'could not read the diff' "$work/stdout" || fail "the diff filter could not read the pull request's diff"
+grep -q 'more are in the SARIF file' "$ws/_runner/summary.md" || fail "the summary does not say the diff filter hid findings"
 ! grep -qE '^::(set-output|add-mask::x)' "$work/stdout" || fail "agent text started a workflow command"
 [[ $(grep -c "$token" "$work/stdout" "$work/stderr" "$ws/_runner/summary.md" "$sarif" | awk -F: '{s+=$2} END {print s}') == 1 ]] ||
   fail "the token appears somewhere other than its ::add-mask:: line"
