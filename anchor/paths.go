@@ -38,11 +38,13 @@ func under(p, root string) (string, bool) {
 	if root == "/" {
 		return strings.TrimPrefix(p, "/"), p != "/"
 	}
-	pre, q := root+"/", p
-	if hasDrive(root) {
-		pre, q = strings.ToLower(pre), strings.ToLower(p)
+	pre := root + "/"
+	if len(p) < len(pre) {
+		return "", false
 	}
-	if !strings.HasPrefix(q, pre) {
+	// Compare the prefix in place: lower-casing the whole path could change its length (invalid
+	// UTF-8 becomes U+FFFD), and the rest is cut from p by the prefix's length.
+	if hasDrive(root) && !strings.EqualFold(p[:len(pre)], pre) || !hasDrive(root) && p[:len(pre)] != pre {
 		return "", false
 	}
 	return p[len(pre):], true
