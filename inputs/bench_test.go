@@ -9,11 +9,8 @@ package inputs_test
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
@@ -58,44 +55,6 @@ func BenchmarkTranscript(b *testing.B) { benchReader(b, corpus.Transcript, input
 func BenchmarkStreamJSON(b *testing.B) { benchReader(b, corpus.StreamJSON, inputs.StreamJSON) }
 func BenchmarkHookLog(b *testing.B)    { benchReader(b, corpus.HookLog, inputs.HookLog) }
 func BenchmarkAGC(b *testing.B)        { benchReader(b, corpus.AGC, inputs.AGC) }
-
-// BenchmarkCollect25k runs the whole collect pipeline (read, anchor, merge, SARIF) over 25,000
-// AGC responses that give 25,000 findings at places of their own. Target: under 1 s per op.
-func BenchmarkCollect25k(b *testing.B) {
-	dir := b.TempDir()
-	var buf bytes.Buffer
-	if _, err := corpus.Responses(&buf, 25000, 1); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "responses.jsonl"), buf.Bytes(), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	// The files the findings point at, so that anchoring keeps every finding at its own place.
-	src := bytes.Repeat([]byte("\tx := f(y) // some code\n"), corpus.ResponseLines)
-	for i := 0; i < 25000; i += corpus.ResponseLines {
-		path, _ := corpus.ResponseLocation(i)
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, path), src, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	cfg := collect.Config{Paths: []string{"responses.jsonl"}, Format: inputs.AGC, Root: dir, Dir: dir,
-		IncludeUnstructured: true, Redact: true}
-	b.ReportAllocs()
-	b.ResetTimer()
-	var res *collect.Result
-	for i := 0; i < b.N; i++ {
-		var err error
-		if res, err = collect.Run(context.Background(), cfg); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(len(res.Findings)), "findings")
-	b.ReportMetric(float64(len(res.SARIF)), "sarif-bytes")
-}
 
 // BenchmarkSARIF25k builds and writes the SARIF of 25,000 findings, each at a place of its own
 // (read once, outside the timer, from generated AGC responses). Target: under 1 s per op.
