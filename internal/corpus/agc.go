@@ -3,6 +3,7 @@ package corpus
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agc-sarif/agc-sarif/gates"
 	"io"
 )
 
@@ -44,12 +45,12 @@ func (g *gen) agcLine(i int, noPass bool) {
 		v = "lighter"
 	}
 	g.st.HookRecords++
-	resp := agcResponse{AGC: "0.1", Gate: agcGate{ID: r.gate, Kind: "runtime"}, Verdict: v, Findings: []agcFinding{}, At: g.now()}
+	resp := gates.Response{AGC: "0.1", Gate: gates.Gate{ID: r.gate, Kind: gates.Runtime}, Verdict: gates.Verdict(v), Findings: []gates.Finding{}, At: g.now()}
 	g.count(map[string]outcome{"pass": oPass, "steer": oSteer, "repaired": oRepaired, "block": oDeny, "lighter": oSteer}[v])
 	if v != "pass" {
 		path, line := ResponseLocation(i)
-		f := agcFinding{Rule: r.rule, Message: "The " + r.message, Target: r.target,
-			Location: &agcLocation{Path: path, Line: line}}
+		f := gates.Finding{Rule: r.rule, Message: "The " + r.message, Target: r.target,
+			Location: &gates.Location{Path: path, Line: line}}
 		if v == "lighter" {
 			// A steer response with a block finding: read, and breaches the ladder.
 			resp.Verdict, f.Verdict = "steer", "block"

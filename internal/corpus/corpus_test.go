@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"github.com/agc-sarif/agc-sarif/gates"
 	"io"
 	"strings"
 	"testing"
@@ -129,7 +130,7 @@ func TestResponses(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		var r agcResponse
+		var r gates.Response
 		if err := json.Unmarshal([]byte(l), &r); err != nil || len(r.Findings) != 1 || r.Findings[0].Location == nil {
 			t.Fatalf("bad line %q: %v", l, err)
 		}

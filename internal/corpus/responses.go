@@ -3,6 +3,7 @@ package corpus
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // gateRule is one rule of a synthetic guard: what it judges and what it says.
@@ -98,49 +99,13 @@ func verdictOf(o outcome) string {
 	return "pass"
 }
 
-// agcResponse is an AGC 0.1 response as gates write it.
-type agcResponse struct {
-	AGC      string       `json:"agc"`
-	Gate     agcGate      `json:"gate"`
-	Verdict  string       `json:"verdict"`
-	Findings []agcFinding `json:"findings"`
-	Subject  *agcSubject  `json:"subject,omitempty"`
-	At       string       `json:"at,omitempty"`
-}
-
-type agcGate struct {
-	ID      string `json:"id"`
-	Kind    string `json:"kind"`
-	Version string `json:"version,omitempty"`
-}
-
-type agcFinding struct {
-	Rule     string       `json:"rule"`
-	Message  string       `json:"message"`
-	Verdict  string       `json:"verdict,omitempty"`
-	Target   string       `json:"target,omitempty"`
-	Location *agcLocation `json:"location,omitempty"`
-}
-
-type agcLocation struct {
-	Path string `json:"path"`
-	Line int    `json:"line,omitempty"`
-}
-
-type agcSubject struct {
-	Runtime   string `json:"runtime,omitempty"`
-	Event     string `json:"event,omitempty"`
-	Tool      string `json:"tool,omitempty"`
-	ToolUseID string `json:"tool_use_id,omitempty"`
-}
-
 // responseJSON is the AGC response of rule r with verdict v about the call, as JSON text.
 func (g *gen) responseJSON(r gateRule, v, event, toolUseID string) string {
-	resp := agcResponse{AGC: "0.1", Gate: agcGate{ID: r.gate, Kind: "runtime", Version: "1.4.0"}, Verdict: v,
-		Findings: []agcFinding{}, At: g.clock.Format("2006-01-02T15:04:05Z"),
-		Subject: &agcSubject{Runtime: "claude-code", Event: event, Tool: r.tool, ToolUseID: toolUseID}}
+	resp := gates.Response{AGC: "0.1", Gate: gates.Gate{ID: r.gate, Kind: gates.Runtime, Version: "1.4.0"}, Verdict: gates.Verdict(v),
+		Findings: []gates.Finding{}, At: g.clock.Format("2006-01-02T15:04:05Z"),
+		Subject: &gates.Subject{Runtime: "claude-code", Event: event, Tool: r.tool, ToolUseID: toolUseID}}
 	if v != "pass" {
-		resp.Findings = append(resp.Findings, agcFinding{Rule: r.rule, Message: "The " + r.message, Target: r.target})
+		resp.Findings = append(resp.Findings, gates.Finding{Rule: r.rule, Message: "The " + r.message, Target: r.target})
 	}
 	b, _ := json.Marshal(resp) // fixed types: cannot fail
 	return string(b)
