@@ -137,15 +137,7 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 	}
 	var why []string // why earlier steps of the chain did not give the place
 	if f.Location != nil && strings.TrimSpace(f.Location.Path) != "" {
-		given := f.Location.Path
-		rel, ok := a.Path(given, cwd)
-		switch {
-		case !ok:
-			f.Message = refused(f.Message, "location", given)
-			why = append(why, "its own location lies outside the repository")
-		case !a.isFile(rel):
-			why = append(why, fmt.Sprintf("its own location %s is not a file in the checkout", rel))
-		default:
+		if rel, ok := a.inRepo(&f, f.Location.Path, cwd, "location", "its own location", &why); ok {
 			loc := *f.Location
 			loc.Path = rel
 			a.clamp(&loc)
@@ -155,19 +147,10 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 		}
 	}
 	if f.Call != nil {
-		if fp := callFile(f.Call); fp != "" {
-			rel, ok := a.Path(fp, cwd)
-			switch {
-			case !ok:
-				f.Message = refused(f.Message, "file", fp)
-				why = append(why, "the file the call touched lies outside the repository")
-			case !a.isFile(rel):
-				why = append(why, fmt.Sprintf("the file the call touched, %s, is not in the checkout", rel))
-			default:
-				return a.touched(f, rel, why)
-			}
-		} else {
+		if fp := callFile(f.Call); fp == "" {
 			why = append(why, "the call touched no file")
+		} else if rel, ok := a.inRepo(&f, fp, cwd, "file", "the file the call touched", &why); ok {
+			return a.touched(f, rel, why)
 		}
 	} else if f.Location == nil {
 		why = append(why, "the finding names no file")
@@ -206,6 +189,22 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 		why = append(why, "the finding names no file")
 	}
 	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the fallback file: %s.", rel, strings.Join(why, "; ")))
+}
+
+// inRepo maps a path the finding names to a file of the checkout. When it cannot, it appends
+// the reason to why and, for a path that leaves the repository, keeps the path in the message.
+func (a *Anchorer) inRepo(f *findings.Finding, p, cwd, kind, noun string, why *[]string) (string, bool) {
+	rel, ok := a.Path(p, cwd)
+	switch {
+	case !ok:
+		f.Message = refused(f.Message, kind, p)
+		*why = append(*why, noun+" lies outside the repository")
+	case !a.isFile(rel):
+		*why = append(*why, fmt.Sprintf("%s, %s, is not a file in the checkout", noun, rel))
+	default:
+		return rel, true
+	}
+	return "", false
 }
 
 // inputPath makes an input file name absolute against the run's working folder.

@@ -217,7 +217,7 @@ func TestAnchor(t *testing.T) {
 		{"write of a new file that was blocked: hook line", with(func(f *findings.Finding) {
 			f.Call = call("Write", "agc-sarif record -- python3 scripts/edit_guard.py --strict", root+"/src/new.go", `{"content":"x"}`)
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 14},
-			"Anchored to the hook's line in .claude/settings.json: the file the call touched, src/new.go, is not in the checkout.", ""},
+			"Anchored to the hook's line in .claude/settings.json: the file the call touched, src/new.go, is not a file in the checkout.", ""},
 		{"call file outside: hook line, path kept in message", with(func(f *findings.Finding) {
 			f.Call = call("Read", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "/etc/shadow", "")
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "/etc/shadow"},
@@ -245,7 +245,7 @@ func TestAnchor(t *testing.T) {
 			f.Kind = findings.JudgmentGate
 			f.Location = &findings.Location{Path: "gone.go", StartLine: 3}
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 1},
-			"Anchored to line 1 of .claude/settings.json, the fallback file: its own location gone.go is not a file in the checkout.", ""},
+			"Anchored to line 1 of .claude/settings.json, the fallback file: its own location, gone.go, is not a file in the checkout.", ""},
 		{"location is a directory", with(func(f *findings.Finding) {
 			f.Kind = findings.JudgmentGate
 			f.Location = &findings.Location{Path: "src", StartLine: 3}
