@@ -258,19 +258,5 @@ func TestStreamResult(t *testing.T) {
 // panic, no error from in-memory input, every record counted.
 func FuzzStreamJSON(f *testing.F) {
 	f.Add([]byte(sToolUse("T1", "Bash", `{"command":"x"}`) + "\n" + sResult("T1", "PreToolUse:Bash hook error: [g]: AGC block: g/r — m", true)))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		set := findings.NewSet()
-		err := (streamJSONReader{}).Read(context.Background(), Input{Name: "f", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true, MaxRecord: 1 << 16}, set)
-		if err != nil {
-			t.Fatalf("error on in-memory input: %v", err)
-		}
-		if set.Records != set.Used+set.Skipped() {
-			t.Fatalf("%d records, %d used, %d skipped", set.Records, set.Used, set.Skipped())
-		}
-		for _, p := range set.Problems {
-			if p.Source.File != "f" || p.Source.Line < 1 {
-				t.Fatalf("problem without file and line: %+v", p)
-			}
-		}
-	})
+	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, streamJSONReader{}, data) })
 }
