@@ -64,6 +64,17 @@ func (o Outcome) matches(f findings.Finding) bool {
 	return false
 }
 
+// Fails reports whether finding f is one of the outcomes in want, so that it decides exit
+// status 1. Outputs use it to show, whatever their filters, every finding that fails the step.
+func Fails(want []Outcome, f *findings.Finding) bool {
+	for _, o := range want {
+		if o.matches(*f) {
+			return true
+		}
+	}
+	return false
+}
+
 // failed lists the outcomes of want that occur among fs, in the order of want.
 func failed(want []Outcome, fs []findings.Finding) []Outcome {
 	var out []Outcome
