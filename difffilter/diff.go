@@ -91,6 +91,26 @@ func (d *Diff) Keep(p string, start, end int, m Mode) bool {
 	return false
 }
 
+// FirstAdded returns the first line from start to end of path (repo-relative; end 0 means start)
+// that the diff added, and whether there is one.
+func (d *Diff) FirstAdded(p string, start, end int) (int, bool) {
+	if d == nil {
+		return 0, false
+	}
+	f, ok := d.files[normalize(p)]
+	if !ok {
+		return 0, false
+	}
+	if end < start {
+		end = start
+	}
+	i := sort.SearchInts(f.added, start)
+	if i < len(f.added) && f.added[i] <= end {
+		return f.added[i], true
+	}
+	return 0, false
+}
+
 // normalize makes a path comparable with the diff's: forward slashes, cleaned, no leading "./".
 func normalize(p string) string {
 	p = strings.ReplaceAll(p, "\\", "/")

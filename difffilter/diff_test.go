@@ -295,3 +295,36 @@ func TestAgreesWithReviewdog(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstAdded(t *testing.T) {
+	dir, base := testRepo(t)
+	d, err := Load(context.Background(), dir, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path       string
+		start, end int
+		want       int // 0: none
+	}{
+		{"src/a.go", 1, 30, 10},
+		{"src/a.go", 11, 30, 21},
+		{"src/a.go", 22, 0, 22},
+		{"src/a.go", 11, 20, 0},
+		{"src/a.go", 10, 3, 10}, // end before start: start alone
+		{"./src/new.go", 2, 4, 2},
+		{"moved/renamed.txt", 1, 30, 3},
+		{"same.go", 1, 10, 0},
+		{"gone.go", 1, 3, 0},
+	}
+	for _, tt := range tests {
+		got, ok := d.FirstAdded(tt.path, tt.start, tt.end)
+		if ok != (tt.want != 0) || got != tt.want {
+			t.Errorf("FirstAdded(%q, %d, %d) = %d, %v; want %d", tt.path, tt.start, tt.end, got, ok, tt.want)
+		}
+	}
+	var none *Diff
+	if _, ok := none.FirstAdded("src/a.go", 1, 30); ok {
+		t.Error("a nil diff found an added line")
+	}
+}

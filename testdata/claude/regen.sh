@@ -24,6 +24,10 @@ for s in "${scenarios[@]}"; do
   cp "$out/stream.jsonl" "$here/$s/stream.jsonl"
   cp "$out/session.jsonl" "$here/$s/session.jsonl" 2>/dev/null || echo "$s: no session transcript" >&2
   if [[ -f $proj/hook-log.jsonl ]]; then cp "$proj/hook-log.jsonl" "$here/$s/hook-log.jsonl"; else rm -f "$here/$s/hook-log.jsonl"; fi
+  # A scenario with change/ keeps the files the agent changed, as they stand after the run.
+  if [[ -f $here/$s/change.list ]]; then
+    while read -r f; do mkdir -p "$here/$s/change/$(dirname "$f")"; cp "$proj/$f" "$here/$s/change/$f"; done <"$here/$s/change.list"
+  fi
   rm -rf "$out"
   echo "$s: done"
 done

@@ -98,6 +98,27 @@ elif mode == "pre-steer-deny":      # broken: a steer verdict whose answer denie
     out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
                                 "permissionDecisionReason": "Push a new branch instead.",
                                 "additionalContext": agc("steer", "force-push", "Push a new branch instead of force-pushing.", gate="git-safety")}})
+elif mode == "session-edit":        # session-anchor: edits pass, an edit that leaves a TODO is steered
+    if "TODO" in json.dumps(inp.get("tool_input") or {}):
+        out({"hookSpecificOutput": {"hookEventName": event, "additionalContext":
+             "AGC steer: code-hygiene/todo-left/Edit.new_string — Open an issue instead of leaving a TODO in the code."}})
+    out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "todo-left", "ok", gate="code-hygiene", target="Edit.new_string")}})
+elif mode == "session-bash":        # session-anchor: one guard answers each command of a session its own way
+    if cmd.startswith("rm -rf"):
+        out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny",
+                                    "permissionDecisionReason": "AGC block: destructive/rm-rf/Bash.command — rm -rf is not run by agents here.",
+                                    "additionalContext": agc("block", "rm-rf", "rm -rf is not run by agents here.", gate="destructive")}})
+    elif cmd.startswith("cd /srv/main-checkout && "):
+        out({"hookSpecificOutput": {"hookEventName": event, "updatedInput": {"command": fixed}, "additionalContext": repaired}})
+    elif "unittest" in cmd:
+        out({"hookSpecificOutput": {"hookEventName": event, "additionalContext":
+             "AGC steer: test-hygiene/prefer-make-target/Bash.command — Run `make test` so every suite runs."}})
+    elif ".env" in cmd:              # broken: a block verdict whose answer lets the call through
+        out({"hookSpecificOutput": {"hookEventName": event, "additionalContext":
+             agc("block", "env-file", "Reading .env files exposes secrets.", gate="secret-scan")}})
+    elif "push --force" in cmd:
+        out(None, 2, blocked)
+    out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "main-checkout-access", "ok")}})
 elif mode == "pass":
     out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "main-checkout-access", "ok")}})
 else:

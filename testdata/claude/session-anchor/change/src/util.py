@@ -1,0 +1,5 @@
+"""Helpers of the tiny app."""
+
+
+def shout(text):
+    return text.upper() + "!"

@@ -1,0 +1,9 @@
+"""A tiny app that greets."""
+
+
+def main():
+    print("hello")
+
+
+if __name__ == "__main__":
+    main()
