@@ -1,7 +1,8 @@
 // Package anchor gives every finding a place in the repository: its own location made
 // repo-relative, else the file its tool call touched (at the lines where the edit now stands),
-// else the line of .claude/settings.json that configures the hook, else a documented fallback
-// file. It maps absolute, worktree and Windows-style paths back to repo-relative ones and never
+// else, when the change's diff is known, beside the nearest edit its session made that stands in
+// the diff (with the hook's line kept as a related location), else the line of
+// .claude/settings.json that configures the hook, else a documented fallback file. It maps absolute, worktree and Windows-style paths back to repo-relative ones and never
 // lets a path leave the repository.
 package anchor
 
@@ -13,11 +14,13 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 
@@ -33,6 +36,11 @@ type Options struct {
 	// folder of the run. A finding read from a file inside the repository (a reviewer's message, an
 	// AGC file) can be anchored at the line it was read from.
 	InputDir string
+	// Diff is the change's diff (a pull request's, or against --base); nil without a base. With
+	// it and Session "edit", events that touched no file are anchored beside their session's
+	// edits (see AddEdit).
+	Diff    *difffilter.Diff
+	Session SessionMode // "" → SessionEdit
 }
 
 // Anchorer anchors findings in one repository. It is safe for concurrent use.
@@ -48,6 +56,9 @@ type Anchorer struct {
 	found    map[string][2]int // rel NUL text → lines where the text stands ({0,0}: not found)
 	resolved map[string]string // rel → resolved rel ("" when refused)
 	tracked  *string           // first tracked file, once looked up ("" when none)
+	diff     *difffilter.Diff  // the change's diff; nil without a base
+	mode     SessionMode
+	edits    sessionEdits // where each session's edits stand in the diff
 }
 
 // New prepares an Anchorer: it resolves the root, reads the repository's git work trees and its
@@ -64,7 +75,12 @@ func New(opts Options) (*Anchorer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anchor: root %s: %w", opts.Root, err)
 	}
-	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}}
+	mode, err := ParseSessionMode(string(opts.Session))
+	if err != nil {
+		return nil, fmt.Errorf("anchor: %w", err)
+	}
+	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{},
+		diff: opts.Diff, mode: mode}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {
 		exact = append(exact, filepath.ToSlash(w))
@@ -155,21 +171,25 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 	} else if f.Location == nil {
 		why = append(why, "the finding names no file")
 	}
+	if e, when, ok := a.nearestEdit(&f); ok {
+		return a.beside(f, e, when, why, a.home(f, slices.Clone(why)))
+	}
+	return a.home(f, why)
+}
+
+// home places f by the steps of the chain after its own location, its call's file and its
+// session's edits: the hook's settings line, the input file it was read from, the fallback file.
+// why says why the earlier steps did not give the place.
+func (a *Anchorer) home(f findings.Finding, why []string) findings.Finding {
 	if hookish(f) {
-		hook, event := "", ""
-		if f.Call != nil {
-			hook, event = f.Call.Hook, f.Call.Event
-		}
-		if s, line, ok := findHook(a.settings, hook, event); ok {
-			return a.place(f, s.rel, line, fmt.Sprintf("Anchored to the hook's line in %s: %s.", s.rel, strings.Join(why, "; ")))
-		}
-		for _, s := range a.settings {
-			if s.hooksLine > 0 {
-				if hook != "" {
-					why = append(why, "the hook's command is not in the settings")
-				}
-				return a.place(f, s.rel, s.hooksLine, fmt.Sprintf("Anchored to the \"hooks\" line of %s: %s.", s.rel, strings.Join(why, "; ")))
+		if rel, line, exact, ok := a.hookLine(f); ok {
+			if exact {
+				return a.place(f, rel, line, fmt.Sprintf("Anchored to the hook's line in %s: %s.", rel, strings.Join(why, "; ")))
 			}
+			if f.Call != nil && f.Call.Hook != "" {
+				why = append(why, "the hook's command is not in the settings")
+			}
+			return a.place(f, rel, line, fmt.Sprintf("Anchored to the \"hooks\" line of %s: %s.", rel, strings.Join(why, "; ")))
 		}
 	}
 	// A reviewer's message or an AGC file in the repository is a fitting place for what was read
@@ -189,6 +209,27 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 		why = append(why, "the finding names no file")
 	}
 	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the fallback file: %s.", rel, strings.Join(why, "; ")))
+}
+
+// hookLine finds the settings line of the hook that answered f: the line of its command (exact),
+// else the "hooks" line of the first settings file that has one.
+func (a *Anchorer) hookLine(f findings.Finding) (rel string, line int, exact, ok bool) {
+	if !hookish(f) {
+		return "", 0, false, false
+	}
+	hook, event := "", ""
+	if f.Call != nil {
+		hook, event = f.Call.Hook, f.Call.Event
+	}
+	if s, line, ok := findHook(a.settings, hook, event); ok {
+		return s.rel, line, true, true
+	}
+	for _, s := range a.settings {
+		if s.hooksLine > 0 {
+			return s.rel, s.hooksLine, false, true
+		}
+	}
+	return "", 0, false, false
 }
 
 // inRepo maps a path the finding names to a file of the checkout. When it cannot, it appends

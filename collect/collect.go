@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agc-sarif/agc-sarif/anchor"
+	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
@@ -31,6 +33,15 @@ type Config struct {
 	Stderr              io.Writer // progress and problems; nil → discarded
 	Version             string    // tool version for the SARIF driver
 	Now                 func() time.Time
+	// Base is the revision the change is diffed against with git (--base); "" and no Diff: no
+	// base (a push, a local run), and events keep today's anchors.
+	Base string
+	// Diff is the change's diff when the caller already has it (the action reads a pull
+	// request's from the API); it wins over Base.
+	Diff *difffilter.Diff
+	// SessionAnchor is where events that touched no file go when there is a base: beside their
+	// session's edit ("edit", the default) or at the hook's settings line ("config").
+	SessionAnchor anchor.SessionMode
 }
 
 // Result is everything one collection produced.
@@ -45,6 +56,7 @@ type Result struct {
 	Missing  []string  // arguments that matched nothing or could not be read
 	Failed   []Outcome // fail-on outcomes that were found
 	Counts   Counts
+	Diff     *difffilter.Diff // the change's diff used for anchoring; nil without a base
 }
 
 // Counts are totals over the final findings (counting merged repeats once each).
@@ -83,12 +95,27 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := finish(ctx, cfg, res, start); err != nil {
+	if res.Diff, err = changeDiff(ctx, cfg, root); err != nil {
+		return nil, err
+	}
+	if err := finish(ctx, cfg, res, ex.Files, start); err != nil {
 		return nil, err
 	}
 	res.Counts = count(res.Findings)
 	res.Failed = failed(cfg.FailOn, res.Findings)
 	return res, nil
+}
+
+// changeDiff is the diff of the change: the caller's, else git's against cfg.Base, else nil.
+func changeDiff(ctx context.Context, cfg Config, root string) (*difffilter.Diff, error) {
+	if cfg.Diff != nil || cfg.Base == "" {
+		return cfg.Diff, nil
+	}
+	d, err := difffilter.Load(ctx, root, cfg.Base)
+	if err != nil {
+		return nil, fmt.Errorf("--base %s: %w", cfg.Base, err)
+	}
+	return d, nil
 }
 
 // findRoot picks the repository root: --root, else the git top level of Dir, else

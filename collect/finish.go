@@ -21,15 +21,20 @@ const maxExamples = 5
 // finish turns the findings read into the final findings and the SARIF log: every finding is
 // anchored to a repository file, redacted, and repeats of one rule at one place are merged; then
 // the heaviest come first.
-func finish(ctx context.Context, cfg Config, res *Result, start time.Time) error {
+func finish(ctx context.Context, cfg Config, res *Result, files []file, start time.Time) error {
 	anc, err := anchor.New(anchor.Options{
 		Root:        res.Root,
 		ProjectDirs: projectDirs(cfg),
 		Workflow:    cfg.Getenv("GITHUB_WORKFLOW_REF"),
 		InputDir:    cfg.Dir,
+		Diff:        res.Diff,
+		Session:     cfg.SessionAnchor,
 	})
 	if err != nil {
 		return fmt.Errorf("repository root %s: %w", res.Root, err)
+	}
+	if err := scanEdits(ctx, cfg, anc, res, files); err != nil {
+		return err
 	}
 	red := redact.New(redact.Options{Disabled: !cfg.Redact})
 
@@ -76,6 +81,37 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time) error
 	res.SARIF = buf.Bytes()
 	res.LeftOut = log.LeftOut()
 	return nil
+}
+
+// scanEdits reads the inputs again, when there is a base and a finding of a session, for the
+// edits those sessions made, so that their events can be anchored beside them. A file that cannot
+// be scanned is said on stderr: its events keep the hook's line.
+func scanEdits(ctx context.Context, cfg Config, anc *anchor.Anchorer, res *Result, files []file) error {
+	if res.Diff == nil || cfg.SessionAnchor == anchor.SessionConfig || !hasSession(res.Set.Findings) {
+		return nil
+	}
+	for _, fl := range files {
+		if _, err := anc.ScanEdits(ctx, fl.Name, fl.Path); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			fmt.Fprintf(cfg.Stderr, "agc-sarif: looking for the session's edits: %v\n", err)
+		}
+	}
+	if n := anc.EditsDropped(); n > 0 {
+		fmt.Fprintf(cfg.Stderr, "agc-sarif: %d edits past the first %d were not used for anchoring\n", n, anchor.MaxEdits)
+	}
+	return nil
+}
+
+// hasSession reports whether some finding names its session.
+func hasSession(fs []findings.Finding) bool {
+	for i := range fs {
+		if fs[i].Call != nil && fs[i].Call.SessionID != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // sortHeaviest returns fs ordered by heavier, input order kept otherwise: it sorts positions, not

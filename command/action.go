@@ -12,6 +12,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 	"github.com/urfave/cli/v2"
 
+	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
@@ -66,6 +67,7 @@ type actionInputs struct {
 	IncludeUnstructured bool
 	DiffFilter          difffilter.Mode // which findings annotations and the summary show
 	Base                string          // the diff's base; "" → the pull request's base commit
+	SessionAnchor       anchor.SessionMode
 }
 
 func readInputs(gha *githubactions.Action) (actionInputs, error) {
@@ -101,6 +103,9 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 		return in, fmt.Errorf("input diff-filter: %w", err)
 	}
 	in.Base = gha.GetInput("base")
+	if in.SessionAnchor, err = anchor.ParseSessionMode(gha.GetInput("session-anchor")); err != nil {
+		return in, fmt.Errorf("input session-anchor: %w", err)
+	}
 	in.MaxAnnotations = annotate.DefaultMax
 	if v := gha.GetInput("max-annotations"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -190,10 +195,12 @@ func runAction(ctx context.Context, env *Env) error {
 		workspace = env.Dir
 	}
 
+	diff := changeDiff(ctx, gha, ghc, in, workspace)
 	res, err := collect.Run(ctx, collect.Config{
 		Paths: in.Paths, Format: in.Format, Root: in.Root, Category: in.Category,
 		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn,
 		Dir: workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
+		Diff: diff.d, SessionAnchor: in.SessionAnchor,
 	})
 	if err != nil {
 		gha.Errorf("%s", err.Error())
@@ -212,7 +219,7 @@ func runAction(ctx context.Context, env *Env) error {
 	for _, m := range append(append([]string(nil), res.Missing...), res.Files.Unreadable...) {
 		gha.Errorf("%s", "could not read "+m)
 	}
-	shown, filterNote := filterByDiff(ctx, gha, ghc, in, res)
+	shown, filterNote := filterByDiff(ctx, gha, ghc, in, res, diff)
 	annotate.Write(env.Stdout, shown, annotate.Options{Max: in.MaxAnnotations, SARIFFile: in.SARIFFile})
 
 	up := uploadFromAction(ctx, env, gha, ghc, in, res, start)

@@ -3,10 +3,12 @@ package command
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
+	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -20,11 +22,14 @@ import (
 // from the API for the event's pull request (the image has no git, and checkouts are often
 // shallow), else from git against the pull request's base commit. A push, or a diff that cannot
 // be had, shows every finding; the warning says why.
-func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, res *collect.Result) ([]findings.Finding, string) {
+func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, res *collect.Result, pre loadedDiff) ([]findings.Finding, string) {
 	if in.DiffFilter == difffilter.NoFilter {
 		return res.Findings, ""
 	}
-	d, against, err := loadDiff(ctx, ghc, in, res.Root)
+	d, against, err := pre.d, pre.against, pre.err
+	if !pre.tried {
+		d, against, err = loadDiff(ctx, ghc, in, res.Root)
+	}
 	if d == nil && err == nil { // nothing to compare with: a push
 		return res.Findings, ""
 	}
@@ -38,6 +43,35 @@ func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubact
 	}
 	return kept, fmt.Sprintf("Showing the %d findings on lines this change touches (diff-filter %s against %s); %d more are in the SARIF file.",
 		len(kept), in.DiffFilter, against, hidden)
+}
+
+// loadedDiff is the change's diff as read once before collecting, for anchoring and filtering.
+type loadedDiff struct {
+	d       *difffilter.Diff
+	against string
+	err     error
+	tried   bool
+}
+
+// changeDiff reads the change's diff before collecting, so that events can be anchored beside
+// their session's edits (input session-anchor: edit). A diff that cannot be had is a warning
+// (filterByDiff gives it again when it filters); events then keep the hook's line.
+func changeDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, workspace string) loadedDiff {
+	if in.SessionAnchor == anchor.SessionConfig {
+		return loadedDiff{}
+	}
+	root := workspace
+	if in.Root != "" {
+		root = in.Root
+		if !filepath.IsAbs(root) {
+			root = filepath.Join(workspace, root)
+		}
+	}
+	d, against, err := loadDiff(ctx, ghc, in, root)
+	if err != nil && in.DiffFilter == difffilter.NoFilter {
+		gha.Warningf("%s", fmt.Sprintf("session-anchor edit: could not read the diff of %s, so events stay at the hook's line: %v", against, err))
+	}
+	return loadedDiff{d: d, against: against, err: err, tried: true}
 }
 
 // loadDiff finds the change's diff, and names what it was taken against. It returns no diff and

@@ -49,23 +49,23 @@ func TestFilterByDiff(t *testing.T) {
 	var out bytes.Buffer
 	gha := githubactions.New(githubactions.WithWriter(&out), githubactions.WithGetenv(func(string) string { return "" }))
 
-	shown, note := filterByDiff(context.Background(), gha, ghc, actionInputs{DiffFilter: difffilter.Added}, res)
+	shown, note := filterByDiff(context.Background(), gha, ghc, actionInputs{DiffFilter: difffilter.Added}, res, loadedDiff{})
 	if len(shown) != 1 || shown[0].Location.StartLine != 3 {
 		t.Fatalf("shown = %+v, want only the finding on added line 3", shown)
 	}
 	if !strings.Contains(note, "2 more are in the SARIF") {
 		t.Errorf("note = %q", note)
 	}
-	shown, _ = filterByDiff(context.Background(), gha, ghc, actionInputs{DiffFilter: difffilter.File}, res)
+	shown, _ = filterByDiff(context.Background(), gha, ghc, actionInputs{DiffFilter: difffilter.File}, res, loadedDiff{})
 	if len(shown) != 3 {
 		t.Errorf("file mode shows %d, want 3", len(shown))
 	}
-	shown, note = filterByDiff(context.Background(), gha, ghc, actionInputs{DiffFilter: difffilter.Added, Base: strings.Repeat("0", 40)}, res)
+	shown, note = filterByDiff(context.Background(), gha, ghc, actionInputs{DiffFilter: difffilter.Added, Base: strings.Repeat("0", 40)}, res, loadedDiff{})
 	if len(shown) != 3 || note != "" || !strings.Contains(out.String(), "::warning::") {
 		t.Errorf("unreadable base: shown %d, note %q, output %q; want all shown and a warning", len(shown), note, out.String())
 	}
 	noPR := &githubactions.GitHubContext{}
-	if shown, _ := filterByDiff(context.Background(), gha, noPR, actionInputs{DiffFilter: difffilter.Added}, res); len(shown) != 3 {
+	if shown, _ := filterByDiff(context.Background(), gha, noPR, actionInputs{DiffFilter: difffilter.Added}, res, loadedDiff{}); len(shown) != 3 {
 		t.Errorf("a push (no base) shows %d, want all 3", len(shown))
 	}
 }

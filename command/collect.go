@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/inputs"
 )
@@ -64,6 +65,8 @@ func collectCommand(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "agc.sarif", Usage: `SARIF file to write; "-" for stdout`},
 			&cli.StringFlag{Name: "category", Usage: "runAutomationDetails.id (default: workflow:job/ in GitHub Actions, else agc/)"},
 			&cli.StringFlag{Name: "fail-on", Value: collect.DefaultFailOn, Usage: "comma list of outcomes that make the exit status 1: block, judgment-block, repaired, steer, contract, none"},
+			&cli.StringFlag{Name: "base", Usage: "the change's base revision (git diff BASE...HEAD): events that touched no file are anchored beside their session's edits in that diff"},
+			&cli.StringFlag{Name: "session-anchor", Value: string(anchor.SessionEdit), Usage: "with --base, where events that touched no file go: edit (beside the session's nearest edit in the diff) or config (the hook's settings line)"},
 		),
 		Action: func(c *cli.Context) error {
 			cfg, err := configFrom(c, env)
@@ -71,6 +74,10 @@ func collectCommand(env *Env) *cli.Command {
 				return err
 			}
 			cfg.Category = c.String("category")
+			cfg.Base = c.String("base")
+			if cfg.SessionAnchor, err = anchor.ParseSessionMode(c.String("session-anchor")); err != nil {
+				return usageErrorf("%v", err)
+			}
 			if cfg.FailOn, err = collect.ParseFailOn(c.String("fail-on")); err != nil {
 				return usageErrorf("%v", err)
 			}

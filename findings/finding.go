@@ -116,6 +116,11 @@ type Finding struct {
 	Time     string        `json:"time,omitempty"` // RFC 3339, when known
 	// Anchored says why Location is not where the event happened ("" when it is).
 	Anchored string `json:"anchored,omitempty"`
+	// Related are other places the finding concerns, shown as SARIF relatedLocations. When
+	// Anchored is set, the first is where the finding stands without the change's diff (the
+	// hook's settings line) and the finding's line-independent identity is taken from it, so
+	// that anchoring it beside the session's edit does not make it a new alert.
+	Related []Location `json:"related,omitempty"`
 	// EventKey identifies the event the finding came from, so that one event seen through several
 	// records (hook log and transcript, hook_success and hook_additional_context) is kept once.
 	EventKey string `json:"-"`

@@ -103,11 +103,22 @@ func appendFindingKey(dst []byte, it *item) []byte {
 	}
 	var buf [256]byte
 	in := buf[:0]
-	for _, s := range [...]string{gate, rule, f.Target, it.path, subject} {
+	for _, s := range [...]string{gate, rule, f.Target, keyPath(it), subject} {
 		in = append(append(in, s...), 0)
 	}
 	sum := sha256.Sum256(in)
 	return hex.AppendEncode(dst, sum[:])
+}
+
+// keyPath is the path the finding key is taken from: the item's, or, for a finding anchored
+// away from its first related location, that location's (see findings.Finding.Related).
+func keyPath(it *item) string {
+	if f := it.f; f.Anchored != "" && len(f.Related) > 0 {
+		if p, err := repoPath(f.Related[0].Path); err == nil {
+			return p
+		}
+	}
+	return it.path
 }
 
 // appendResult appends the SARIF result of one item as compact JSON; ruleIndex is the index of
@@ -120,6 +131,8 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 	if why := anchoredWhy(it); why != "" {
 		text += " " + sentence(why) // GitHub shows only message.text: say why the alert stands here
 	}
+	rel := b.related(f)
+	text = linkRelated(text, rel)
 	dst = appendString(appendKey(append(dst, '{'), "ruleId", true), ruleID)
 	dst = strconv.AppendInt(appendKey(dst, "ruleIndex", false), int64(ruleIndex), 10)
 	dst = appendString(appendKey(dst, "level", false), string(it.level))
@@ -140,12 +153,80 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), fi.hashes[line-1])
 	}
 	dst = append(dst, '}')
+	if len(rel) > 0 {
+		dst = appendRelated(append(dst, `,"relatedLocations":`...), rel)
+	}
 	if b.hasFix(it, reg, fi) {
 		dst = appendFix(append(dst, `,"fixes":[`...), it, uri, reg)
 		dst = append(dst, ']')
 	}
 	dst = appendProperties(appendKey(dst, "properties", false), it)
 	return append(dst, '}')
+}
+
+// maxRelated is how many related locations a result keeps (GitHub takes 1,000 locations).
+const maxRelated = 10
+
+// relatedLoc is one related location of a result, with its id in the result (1-based).
+type relatedLoc struct {
+	id    int
+	path  string
+	reg   span
+	label string // "path:line", as the message names it
+}
+
+// related are the finding's related locations that are repository paths (others are left out).
+func (b *builder) related(f *findings.Finding) []relatedLoc {
+	var out []relatedLoc
+	for _, loc := range f.Related {
+		p, err := repoPath(loc.Path)
+		if err != nil || len(out) == maxRelated {
+			continue
+		}
+		reg := region(loc, b.files.get(p))
+		out = append(out, relatedLoc{id: len(out) + 1, path: p, reg: reg, label: p + ":" + strconv.Itoa(reg.startLine)})
+	}
+	return out
+}
+
+// linkRelated links each related location from the message text, as code scanning shows related
+// locations only when the message embeds a link to them ("[text](id)", SARIF §3.11.6): where the
+// text names "path:line" that becomes the link, else a "Related:" sentence is added.
+func linkRelated(text string, rel []relatedLoc) string {
+	var extra []string
+	for _, r := range rel {
+		link := "[" + linkText(r.label) + "](" + strconv.Itoa(r.id) + ")"
+		if i := strings.Index(text, r.label); i >= 0 {
+			text = text[:i] + link + text[i+len(r.label):]
+			continue
+		}
+		extra = append(extra, link)
+	}
+	if len(extra) > 0 {
+		text += " Related: " + strings.Join(extra, ", ") + "."
+	}
+	return text
+}
+
+// linkText escapes the characters that would end an embedded link's text.
+func linkText(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`).Replace(s)
+}
+
+// appendRelated appends the relatedLocations array.
+func appendRelated(dst []byte, rel []relatedLoc) []byte {
+	dst = append(dst, '[')
+	for i, r := range rel {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(append(dst, `{"id":`...), int64(r.id), 10)
+		dst = appendArtifactLocation(append(dst, `,"physicalLocation":{"artifactLocation":`...), uriOf(r.path))
+		dst = append(r.reg.appendJSON(append(dst, `,"region":`...)), '}')
+		dst = appendString(append(dst, `,"message":{"text":`...), r.label)
+		dst = append(dst, `}}`...)
+	}
+	return append(dst, ']')
 }
 
 // appendArtifactLocation appends {"uri":uri,"uriBaseId":"%SRCROOT%"}.
