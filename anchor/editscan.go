@@ -17,6 +17,9 @@ import (
 // (an edit is then missed, and its session's events keep the hook's line).
 const maxScanLine = 64 << 20
 
+// maxCwdRecord is the longest record that is not an edit read only for the working folder it names.
+const maxCwdRecord = 1 << 20
+
 // ScanEdits reads one input file (hook log, Claude Code transcript, stream-json, or an
 // execution file's JSON array) for the edit calls of its sessions (Edit, Write, MultiEdit) and
 // records where each stands in the change (AddEdit). name is the file's name as findings give it
@@ -43,6 +46,7 @@ func (a *Anchorer) ScanEdits(ctx context.Context, name, path string) (int, error
 func (a *Anchorer) scanLines(ctx context.Context, name string, br *bufio.Reader) (int, error) {
 	n, line := 0, 0
 	var buf []byte
+	cwd := "" // the working folder the file last named (stream-json names it once, in system/init)
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(buf)+len(chunk) <= maxScanLine {
@@ -58,7 +62,7 @@ func (a *Anchorer) scanLines(ctx context.Context, name string, br *bufio.Reader)
 			if line&1023 == 0 && ctx.Err() != nil {
 				return n, ctx.Err()
 			}
-			n += a.scanRecord(buf, findings.Source{File: name, Line: line})
+			n += a.scanRecord(buf, findings.Source{File: name, Line: line}, &cwd)
 		}
 		buf = buf[:0]
 		if err != nil {
@@ -77,20 +81,22 @@ func (a *Anchorer) scanArray(ctx context.Context, name string, br *bufio.Reader)
 	if _, err := dec.Token(); err != nil {
 		return 0, fmt.Errorf("%s:1: %w", name, err)
 	}
-	n, line := 0, 1
-	for dec.More() {
+	n, line, cwd := 0, 1, ""
+	for {
+		line += gapLines(dec) // before More, which skips the blank space it counts
+		if !dec.More() {
+			return n, nil
+		}
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
-		line += gapLines(dec)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return n, fmt.Errorf("%s:%d: %w", name, line, err)
 		}
-		n += a.scanRecord(raw, findings.Source{File: name, Line: line})
+		n += a.scanRecord(raw, findings.Source{File: name, Line: line}, &cwd)
 		line += bytes.Count(raw, []byte{'\n'})
 	}
-	return n, nil
 }
 
 // gapLines counts the newlines before the next value that the decoder has already buffered.
@@ -111,8 +117,17 @@ func gapLines(dec *json.Decoder) int {
 
 // scanRecord finds the edit calls in one record: a hook log record whose input is an edit's
 // hook input, or a transcript or stream-json message with tool_use blocks of edits.
-func (a *Anchorer) scanRecord(b []byte, src findings.Source) int {
+// cwd is the working folder the file last named; a record that names one updates it.
+func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 	if !bytes.Contains(b, []byte(`Edit"`)) && !bytes.Contains(b, []byte(`"Write"`)) {
+		if len(b) <= maxCwdRecord && bytes.Contains(b, []byte(`"cwd"`)) {
+			var rec struct {
+				Cwd string `json:"cwd"`
+			}
+			if json.Unmarshal(b, &rec) == nil && rec.Cwd != "" {
+				*cwd = rec.Cwd
+			}
+		}
 		return 0
 	}
 	var rec struct {
@@ -130,6 +145,9 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source) int {
 		return 0
 	}
 	session, at := first(rec.SessionID, rec.SessionID2), first(rec.Time, rec.Timestamp)
+	if rec.Cwd != "" {
+		*cwd = rec.Cwd
+	}
 	n := 0
 	var in struct {
 		SessionID string          `json:"session_id"`
@@ -138,7 +156,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source) int {
 		ToolInput json.RawMessage `json:"tool_input"`
 	}
 	if len(rec.Input) > 0 && rec.Input[0] == '{' && json.Unmarshal(rec.Input, &in) == nil && editTools[in.ToolName] {
-		if a.AddEdit(Edit{Session: first(in.SessionID, session), Source: src, Time: at, Cwd: first(in.Cwd, rec.Cwd), Input: in.ToolInput}) {
+		if a.AddEdit(Edit{Session: first(in.SessionID, session), Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.ToolInput}) {
 			n++
 		}
 	}
@@ -150,7 +168,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source) int {
 	if len(rec.Message.Content) > 0 && rec.Message.Content[0] == '[' && json.Unmarshal(rec.Message.Content, &blocks) == nil {
 		for _, bl := range blocks {
 			if bl.Type == "tool_use" && editTools[bl.Name] &&
-				a.AddEdit(Edit{Session: session, Source: src, Time: at, Cwd: rec.Cwd, Input: bl.Input}) {
+				a.AddEdit(Edit{Session: session, Source: src, Time: at, Cwd: *cwd, Input: bl.Input}) {
 				n++
 			}
 		}
