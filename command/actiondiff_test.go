@@ -104,3 +104,69 @@ func TestActionDiffFromAPI(t *testing.T) {
 		t.Error("the SARIF must keep every result")
 	}
 }
+
+// TestActionSessionAnchor runs the action on the real Claude Code session of
+// testdata/claude/session-anchor in a pull request whose diff (from the API, read once) is the
+// agent's change: the SARIF places the session's Bash events beside its edits, and they are
+// annotated, since they stand on lines the change added; session-anchor: config keeps them at the
+// hook's line.
+func TestActionSessionAnchor(t *testing.T) {
+	src := filepath.Join("..", "testdata", "claude", "session-anchor")
+	copyFile := func(from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, mode := range []string{"edit", "config"} {
+		t.Run(mode, func(t *testing.T) {
+			ws, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			copyFile(filepath.Join(src, "files", "src", "app.py"), filepath.Join(ws, "src", "app.py"))
+			copyFile(filepath.Join(src, "files", "README.md"), filepath.Join(ws, "README.md"))
+			copyFile(filepath.Join(src, "settings.json"), filepath.Join(ws, ".claude", "settings.json"))
+			git(t, ws, "init", "-q", "-b", "main")
+			git(t, ws, "add", "-A")
+			git(t, ws, "commit", "-q", "-m", "base")
+			for _, f := range []string{"app.py", "util.py"} {
+				copyFile(filepath.Join(src, "change", "src", f), filepath.Join(ws, "src", f))
+			}
+			git(t, ws, "add", "-A")
+			git(t, ws, "commit", "-q", "-m", "change")
+			diff := git(t, ws, "diff", "HEAD~1", "HEAD") + "\n"
+			copyFile(filepath.Join(src, "session.jsonl"), filepath.Join(ws, ".agc", "session.jsonl"))
+
+			srv := fakegh.New("octo", "repo", actToken)
+			defer srv.Close()
+			srv.Diffs = map[int]string{7: diff}
+			vars := actionVars(t, ws, srv, "event-pull-request.json")
+			vars["INPUT_UPLOAD"] = "false"
+			vars["INPUT_FAIL-ON"] = "none"
+			vars["INPUT_SESSION-ANCHOR"] = mode
+			r := runActionEnv(t, ws, vars)
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			if n := strings.Count(strings.Join(srv.Requests(), "\n"), "GET /repos/octo/repo/pulls/7"); n != 1 {
+				t.Errorf("the pull request's diff was read %d times, want once: %v", n, srv.Requests())
+			}
+			beside := strings.Count(r.sarif, "Anchored beside the agent's edit of src/")
+			annotated := strings.Contains(r.stdout, "title=git-safety/force-push")
+			if mode == "edit" && (beside < 6 || !annotated || !strings.Contains(r.sarif, `"relatedLocations"`)) {
+				t.Errorf("events beside edits: %d, force-push annotated: %v\n%s", beside, annotated, r.stdout)
+			}
+			if mode == "config" && (beside != 0 || annotated) {
+				t.Errorf("session-anchor config: %d events beside edits, force-push annotated: %v", beside, annotated)
+			}
+		})
+	}
+}
