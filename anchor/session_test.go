@@ -26,7 +26,7 @@ const sessionSettings = `{
 
 // sessionRepo is a checkout whose change (the diff below) added lines 3-4 of src/a.py and all of
 // src/b.py; src/c.py is not in the change.
-func sessionRepo(t *testing.T) (string, *difffilter.Diff) {
+func sessionRepo(t testing.TB) (string, *difffilter.Diff) {
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
