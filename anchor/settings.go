@@ -2,8 +2,9 @@ package anchor
 
 import (
 	"encoding/json"
-	"path"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/hookprog"
 )
 
 // settingsFiles are the Claude Code project settings that configure hooks, in the order they
@@ -21,6 +22,7 @@ type settings struct {
 type hookCommand struct {
 	event   string // the hooks key it is under: "PreToolUse", …
 	command string
+	prog    hookprog.Program // the program it runs
 	line    int
 }
 
@@ -69,83 +71,31 @@ func parseSettings(rel, text string) *settings {
 			}
 			top.expect = true
 			if str, ok := tok.(string); ok && top.key == "command" && len(stack) >= 5 && stack[0].key == "hooks" {
-				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, line: lineAt()})
+				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, prog: hookprog.Of(str), line: lineAt()})
 			}
 		}
 	}
 }
 
-// interpreters are first words of a hook command that name no hook of their own.
-var interpreters = map[string]bool{"bash": true, "sh": true, "zsh": true, "env": true, "exec": true,
-	"python": true, "python3": true, "node": true, "deno": true, "bun": true, "npx": true,
-	"uv": true, "uvx": true, "run": true, "ruby": true, "perl": true, "go": true, "agc-sarif": true,
-	"record": true, "--": true}
-
-// dropQuotes removes the quote characters of a shell word.
-func dropQuotes(w string) string {
-	if !strings.ContainsAny(w, `"'`) {
-		return w
-	}
-	return strings.Map(func(r rune) rune {
-		if r == '"' || r == '\'' {
-			return -1
-		}
-		return r
-	}, w)
-}
-
-// scriptNames are the base names of the words of a command that can name a hook program: words
-// with a slash or a file extension, else the first word that is not an interpreter, flag or
-// variable assignment.
-func scriptNames(cmd string) []string {
-	var named, plain []string
-	for _, w := range strings.Fields(cmd) {
-		w = strings.Trim(dropQuotes(w), "`;&|()")
-		w = slash(w)
-		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "=") && !strings.Contains(w, "/") {
-			continue
-		}
-		b := path.Base(w)
-		if strings.Contains(w, "/") || strings.Contains(b, ".") {
-			named = append(named, b)
-		} else if !interpreters[b] {
-			plain = append(plain, b)
-		}
-	}
-	if len(named) > 0 {
-		return named
-	}
-	if len(plain) > 0 {
-		return plain[:1]
-	}
-	return nil
-}
-
 // findHook finds the configured command that ran hook (as the records name it) for event: an
-// exact match first, then one command holding the other, then a shared script name; commands
-// under event are preferred at each step.
+// exact match first, then one command holding the other, then the same program with the same
+// arguments, then the same program (package hookprog sees through the recorder, wrappers and
+// interpreters); commands under event are preferred at each step.
 func findHook(all []*settings, hook, event string) (*settings, int, bool) {
 	hook = strings.TrimSpace(hook)
 	if hook == "" {
 		return nil, 0, false
 	}
-	hookNames := scriptNames(hook)
-	matchers := []func(string) bool{
-		func(c string) bool { return strings.TrimSpace(c) == hook },
-		func(c string) bool {
-			c = strings.TrimSpace(c)
-			return len(c) >= 8 && len(hook) >= 8 && (strings.Contains(c, hook) || strings.Contains(hook, c))
+	prog := hookprog.Of(hook)
+	key := prog.Key()
+	matchers := []func(hookCommand) bool{
+		func(c hookCommand) bool { return strings.TrimSpace(c.command) == hook },
+		func(c hookCommand) bool {
+			s := strings.TrimSpace(c.command)
+			return len(s) >= 8 && len(hook) >= 8 && (strings.Contains(s, hook) || strings.Contains(hook, s))
 		},
-		func(c string) bool {
-			for _, n := range scriptNames(c) {
-				for _, h := range hookNames {
-					if n == h {
-						return true
-					}
-				}
-			}
-			return false
-		},
+		func(c hookCommand) bool { return key != "" && c.prog.Key() == key },
+		func(c hookCommand) bool { return prog.Name != "" && c.prog.Name == prog.Name },
 	}
 	for _, m := range matchers {
 		for _, sameEvent := range []bool{true, false} {
@@ -157,7 +107,7 @@ func findHook(all []*settings, hook, event string) (*settings, int, bool) {
 					if sameEvent && c.event != event {
 						continue
 					}
-					if m(c.command) {
+					if m(c) {
 						return s, c.line, true
 					}
 				}

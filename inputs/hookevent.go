@@ -2,11 +2,11 @@ package inputs
 
 import (
 	"encoding/json"
-	"path"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/hookprog"
 )
 
 // hookEvent is one hook invocation at a tool call, as any record format tells it.
@@ -206,76 +206,15 @@ func inputRepair(tool, target string, before, after json.RawMessage) *findings.R
 	return rep
 }
 
-// interpreters are command words skipped when naming a hook after its command.
-var interpreters = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "env": true, "exec": true, "command": true,
-	"python": true, "python3": true, "node": true, "npx": true, "bun": true, "deno": true, "uv": true,
-	"uvx": true, "ruby": true, "perl": true, "go": true, "run": true, "time": true, "nice": true,
-}
-
-// hookRuleName names an unstructured hook decision's rule: the sanitized base name of the hook's
-// program (skipping interpreters and an `agc-sarif record … --` wrapper), or event-tool when the
+// hookRuleName names an unstructured hook decision's rule: the program the hook runs, seen through
+// the recorder, wrappers, shells and interpreters (package hookprog), or event-tool when the
 // command is unknown. The result matches [a-z0-9][a-z0-9._-]*.
 func hookRuleName(c findings.Call) string {
-	words := strings.Fields(strings.Map(func(r rune) rune {
-		if r == '"' || r == '\'' {
-			return -1 // quotes are dropped
-		}
-		return r
-	}, c.Hook))
-	for i := 0; i < len(words); i++ {
-		if path.Base(words[i]) == "agc-sarif" {
-			for j := i + 1; j < len(words); j++ {
-				if words[j] == "--" {
-					words, i = words[j+1:], -1
-					break
-				}
-			}
-			if i >= 0 {
-				break
-			}
-		}
+	if n := hookprog.Of(c.Hook).RuleName(); n != "" {
+		return n
 	}
-	for _, w := range words {
-		if strings.HasPrefix(w, "-") || strings.Contains(w, "=") && !strings.Contains(w, "/") {
-			continue
-		}
-		b := path.Base(strings.ReplaceAll(w, `\`, "/"))
-		if interpreters[strings.ToLower(b)] {
-			continue
-		}
-		for _, ext := range []string{".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".exe"} {
-			b = strings.TrimSuffix(b, ext)
-		}
-		if n := sanitizeName(b); n != "" {
-			return n
-		}
-	}
-	if n := sanitizeName(c.Event + "-" + c.Tool); n != "" {
+	if n := hookprog.Sanitize(c.Event + "-" + c.Tool); n != "" {
 		return n
 	}
 	return "unknown"
-}
-
-// sanitizeName lowercases s and maps it onto [a-z0-9][a-z0-9._-]*, at most 64 bytes.
-func sanitizeName(s string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r == '.' || r == '_' || r == '-':
-			if b.Len() > 0 {
-				b.WriteRune(r)
-			}
-		default:
-			if b.Len() > 0 {
-				b.WriteByte('-')
-			}
-		}
-		if b.Len() >= 64 {
-			break
-		}
-	}
-	return strings.Trim(b.String(), "-._")
 }

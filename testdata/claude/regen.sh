@@ -5,10 +5,16 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 replay=${CLAUDE_REPLAY:-/work/shared/tools/claude-replay}
 repo=$(cd "$here/../.." && pwd)
-bin=$(mktemp -d)/agc-sarif
+bindir=$(mktemp -d)
+bin=$bindir/agc-sarif
 # The hooks are wrapped by the real recorder (agc-sarif record), built from this checkout; set
-# AGC_SARIF_STANDIN=1 to use the Python stand-in hooks/agc-sarif instead.
-if [[ -z ${AGC_SARIF_STANDIN:-} ]]; then (cd "$repo" && go build -o "$bin" ./cmd/agc-sarif); fi
+# AGC_SARIF_STANDIN=1 to use the Python stand-in hooks/agc-sarif instead. Both recorders,
+# agc-sarif and agc-record, are also put on PATH for the record-* scenarios, whose hooks name them
+# bare, as a project that installed them would.
+if [[ -z ${AGC_SARIF_STANDIN:-} ]]; then
+  (cd "$repo" && go build -o "$bin" ./cmd/agc-sarif && go build -o "$bindir/agc-record" ./cmd/agc-record)
+  export PATH=$bindir:$PATH
+fi
 cd "$here"
 scenarios=("$@")
 ((${#scenarios[@]})) || mapfile -t scenarios < <(for d in */scenario.json; do dirname "$d"; done)
@@ -23,6 +29,12 @@ for s in "${scenarios[@]}"; do
   "$replay" "$here/$s/scenario.json" "$proj" "$out" || echo "$s: claude exited $?" >&2
   cp "$out/stream.jsonl" "$here/$s/stream.jsonl"
   cp "$out/session.jsonl" "$here/$s/session.jsonl" 2>/dev/null || echo "$s: no session transcript" >&2
+  # The reviewer-* scenarios also keep the stream as claude-code-action's execution_file writes it:
+  # one JSON array of the stream's messages.
+  if [[ $s == reviewer-* ]]; then
+    python3 -c 'import json,sys; json.dump([json.loads(l) for l in open(sys.argv[1]) if l.strip()], open(sys.argv[2], "w"), indent=2)' \
+      "$out/stream.jsonl" "$here/$s/execution.json"
+  fi
   if [[ -f $proj/hook-log.jsonl ]]; then cp "$proj/hook-log.jsonl" "$here/$s/hook-log.jsonl"; else rm -f "$here/$s/hook-log.jsonl"; fi
   # A scenario with change/ keeps the files the agent changed, as they stand after the run.
   if [[ -f $here/$s/change.list ]]; then
