@@ -20,6 +20,7 @@ import (
 // Config is what one collection needs; command and action fill it from flags or INPUT_*.
 type Config struct {
 	Paths               []string      // files, folders and globs, relative to Dir
+	Judgments           []string      // files, folders and globs of reviewing agents' outputs (--judgment): read fail-closed
 	Format              inputs.Format // "" or auto: detect per file
 	Root                string        // repository root; "" → git top level, else GITHUB_WORKSPACE, else Dir
 	Category            string        // runAutomationDetails.id; "" → workflow:job/ in Actions, else agc/
@@ -88,7 +89,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Root: root, Category: category(cfg)}
-	ex := expand(cfg.Dir, cfg.Paths)
+	ex := expandInputs(cfg.Dir, cfg.Paths, cfg.Judgments)
 	res.Missing = ex.Missing
 	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord}
 	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs)

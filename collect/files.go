@@ -18,6 +18,9 @@ type file struct {
 	Path  string // path to open (absolute, or relative to the working folder)
 	Name  string // path as shown in messages (as the user gave it, or found under a folder they gave)
 	Named bool   // named on the command line, or matched by a glob the user gave: always read
+	// Judgment says the user named the file as a reviewing agent's output (--judgment): read
+	// fail-closed under the judgment binding, whatever its format.
+	Judgment bool
 }
 
 // expansion is what a list of paths, folders and globs expands to.
@@ -27,6 +30,39 @@ type expansion struct {
 	Missing []string
 	// Ignored counts regular files met while walking folders (recognised or not is decided later).
 	Walked int
+}
+
+// expandInputs expands the paths and the judgments (--judgment) into one list: the paths' files
+// first, then the judgments' files not among them. A file reached both ways is a judgment.
+func expandInputs(dir string, paths, judgments []string) expansion {
+	ex := expand(dir, paths)
+	if len(judgments) == 0 {
+		return ex
+	}
+	js := expand(dir, judgments)
+	at := map[string]int{}
+	for i, f := range ex.Files {
+		at[fileKey(f.Path)] = i
+	}
+	for _, f := range js.Files {
+		f.Named, f.Judgment = true, true
+		if i, ok := at[fileKey(f.Path)]; ok {
+			ex.Files[i].Named, ex.Files[i].Judgment = true, true
+			continue
+		}
+		ex.Files = append(ex.Files, f)
+	}
+	ex.Missing = append(ex.Missing, js.Missing...)
+	ex.Walked += js.Walked
+	return ex
+}
+
+// fileKey identifies a file for finding it twice: its absolute path.
+func fileKey(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // hasMeta reports whether a path holds glob syntax. Action inputs arrive unexpanded, so the tool
@@ -39,10 +75,7 @@ func expand(dir string, args []string) expansion {
 	var ex expansion
 	seen := map[string]bool{}
 	add := func(path, name string, named bool) {
-		key := path
-		if abs, err := filepath.Abs(path); err == nil {
-			key = abs
-		}
+		key := fileKey(path)
 		if seen[key] {
 			return
 		}

@@ -140,11 +140,17 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
 	format := forced
-	if format == "" || format == inputs.Auto {
+	if format == "" || format == inputs.Auto || fl.Judgment {
 		format = inputs.Detect(head)
+	}
+	if fl.Judgment {
+		format = judgmentFormat(format)
 	}
 	if format == "" {
 		if !fl.Named {
+			if isText(fl.Name) && fallbackFormat(fl.Name, head) == inputs.Judgment {
+				set.Problems = append(set.Problems, findings.Problem{Source: src, Message: passedOverText})
+			}
 			return "", true, ""
 		}
 		format = fallbackFormat(fl.Name, head)
@@ -157,10 +163,34 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 	if err != nil {
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
-	if err := rd.Read(ctx, inputs.Input{Name: fl.Name, R: br, Named: fl.Named}, opts, set); err != nil {
+	if err := rd.Read(ctx, inputs.Input{Name: fl.Name, R: br, Named: fl.Named, Judgment: fl.Judgment}, opts, set); err != nil {
 		return format, false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
 	return format, false, ""
+}
+
+// judgmentFormat is the reader of a file named as a reviewing agent's output: a transcript or
+// stream-json (an execution file too) by their readers, which read its final message; anything
+// else as a message (Markdown or text), so that it fails closed when it holds no agc block.
+func judgmentFormat(detected inputs.Format) inputs.Format {
+	if detected == inputs.Transcript || detected == inputs.StreamJSON {
+		return detected
+	}
+	return inputs.Judgment
+}
+
+// passedOverText is the warning for a Markdown or text file found by walking a folder that holds
+// no agc block: it is not read, and if it is a reviewer's output that fails open.
+const passedOverText = "a Markdown or text file without an agc block, found by walking a folder: passed over, not read. " +
+	"If it is a reviewing agent's output, name it with --judgment (action input judgments) so that a missing verdict fails the run"
+
+// isText reports whether a file name is a Markdown or text file's.
+func isText(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown", ".txt", ".text":
+		return true
+	}
+	return false
 }
 
 // fallbackFormat decides how to read a file the user named that no reader recognised: a

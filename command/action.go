@@ -54,6 +54,7 @@ func actionCommand(env *Env) *cli.Command {
 // actionInputs are the action's inputs, read and checked.
 type actionInputs struct {
 	Paths               []string
+	Judgments           []string // reviewing agents' outputs, read fail-closed (input judgments)
 	Format              inputs.Format
 	Category            string
 	FailOn              []collect.Outcome
@@ -78,6 +79,7 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	}
 	var err error
 	in.Paths = splitPaths(or(gha.GetInput("paths"), defaultActionPaths))
+	in.Judgments = splitPaths(gha.GetInput("judgments"))
 	if in.Format, err = inputs.ParseFormat(or(gha.GetInput("format"), string(inputs.Auto))); err != nil {
 		return in, fmt.Errorf("input format: %w", err)
 	}
@@ -118,6 +120,18 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 		}
 	}
 	return in, nil
+}
+
+// dropMissingDefault leaves out the default paths (.agc) when judgments are named and the
+// workspace has no .agc: a reviewer job that reads only judgments need not have a hook log.
+func dropMissingDefault(ws string, paths, judgments []string) []string {
+	if len(judgments) == 0 || len(paths) != 1 || paths[0] != defaultActionPaths {
+		return paths
+	}
+	if _, err := os.Stat(filepath.Join(ws, defaultActionPaths)); err != nil {
+		return nil
+	}
+	return paths
 }
 
 func or(v, def string) string {
@@ -196,8 +210,9 @@ func runAction(ctx context.Context, env *Env) error {
 	}
 
 	diff := changeDiff(ctx, gha, ghc, in, workspace)
+	in.Paths = dropMissingDefault(workspace, in.Paths, in.Judgments)
 	res, err := collect.Run(ctx, collect.Config{
-		Paths: in.Paths, Format: in.Format, Root: in.Root, Category: in.Category,
+		Paths: in.Paths, Judgments: in.Judgments, Format: in.Format, Root: in.Root, Category: in.Category,
 		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn,
 		Dir: workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
 		Diff: diff.d, SessionAnchor: in.SessionAnchor,

@@ -21,7 +21,23 @@ func collectFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
 		&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
 		&cli.IntFlag{Name: "jobs", Usage: "files read at once", DefaultText: "number of CPUs"},
+		&cli.GenericFlag{Name: "judgment", Value: &pathList{}, Usage: "a reviewing agent's output (`PATH`: file, folder or glob; repeatable), read fail-closed whatever its format: no final message ending in one agc block is a breach"},
 	}
+}
+
+// pathList is a repeatable flag of paths; unlike cli.StringSliceFlag it does not split a value
+// on commas, which globs ({a,b}) and file names may hold.
+type pathList struct{ paths []string }
+
+func (p *pathList) Set(v string) error { p.paths = append(p.paths, v); return nil }
+func (p *pathList) String() string     { return strings.Join(p.paths, ", ") }
+
+// judgmentPaths are the values of --judgment.
+func judgmentPaths(c *cli.Context) []string {
+	if p, ok := c.Generic("judgment").(*pathList); ok {
+		return p.paths
+	}
+	return nil
 }
 
 func formatList() string {
@@ -38,11 +54,13 @@ func configFrom(c *cli.Context, env *Env) (collect.Config, error) {
 	if err != nil {
 		return collect.Config{}, usageErrorf("%v", err)
 	}
-	if c.NArg() == 0 {
+	judgments := judgmentPaths(c)
+	if c.NArg() == 0 && len(judgments) == 0 {
 		return collect.Config{}, usageErrorf("%s: name at least one file, folder or glob to read", c.Command.Name)
 	}
 	return collect.Config{
 		Paths:               c.Args().Slice(),
+		Judgments:           judgments,
 		Format:              format,
 		Root:                c.String("root"),
 		IncludeUnstructured: c.Bool("include-unstructured"),

@@ -198,8 +198,8 @@ func program(words []string, i int) Program {
 			break
 		}
 	}
-	if b == "/" || b == "." {
-		b = ""
+	if b == "/" || b == "." || strings.TrimSpace(b) == "" {
+		return Program{} // nothing that names a program (a word of white space the shell kept)
 	}
 	return Program{Word: w, Name: b, Args: append([]string(nil), words[i+1:]...)}
 }

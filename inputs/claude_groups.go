@@ -81,6 +81,12 @@ type hookState struct {
 	// stream-json only: the call each started hook was assigned to, by hook_id, and the last start.
 	started   map[string]string
 	lastStart startedHook
+
+	// judgment: the file was named as a reviewing agent's output (Input.Judgment), so its final
+	// message is read under the judgment binding even without an agc block; finals counts the
+	// final messages (stream-json result messages) read.
+	judgment bool
+	finals   int
 }
 
 // startedHook is the last system/hook_started message; batch is false once another message came.

@@ -43,6 +43,10 @@ type Input struct {
 	R    io.Reader // the content, read once from the start
 	// Named says the user named this file on the command line (so it is always read).
 	Named bool
+	// Judgment says the user named this file as a reviewing agent's output (--judgment): its
+	// final message is read under the judgment binding whatever its format, and a file with no
+	// final message ending in one agc block is a breach (fail closed).
+	Judgment bool
 }
 
 // Reader reads one format. Read must consume in.R to the end or until ctx is done, turn every

@@ -3,8 +3,12 @@ package inputs
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -59,11 +63,17 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
 		set.Problemf(src, "too long", "the message is longer than the record limit of %d bytes; not read", max)
+		if in.Judgment {
+			addMissingJudgment("the reviewer's output is longer than the record limit and was not read", findings.Finding{Source: src}, set)
+		}
 		return nil
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		src.Line = bytes.Count(data[:i], []byte{'\n'}) + 1
 		set.Problemf(src, "binary data", "binary data (a NUL byte), not a judging agent's message; not read")
+		if in.Judgment {
+			addMissingJudgment("the reviewer's output is binary data, not a message", findings.Finding{Source: src}, set)
+		}
 		return nil
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -105,4 +115,60 @@ func addJudgment(j gates.JudgmentResult, file string, set *findings.Set) {
 	default:
 		set.Skip("no findings above pass")
 	}
+}
+
+// holdsAGCBlock reports whether a final message has a line that opens an agc block: then it is
+// read as a judgment even when its file was not named as one.
+func holdsAGCBlock(text string) bool { return sniffJudgment([]byte(text)) }
+
+// addFinalJudgment reads a judging agent's final message taken from one record of a run (a
+// transcript's last assistant message, stream-json's result) under the judgment binding, and
+// counts it as one record. Its findings stand at that record (base.Source): lines inside the
+// message are not lines of the file. They share an event key made of the session and the text,
+// so the same message read from the transcript and from stream-json of one run is one judgment.
+func addFinalJudgment(text string, base findings.Finding, set *findings.Set) {
+	j := gates.ReadJudgment(text)
+	for i := range j.Breaches {
+		j.Breaches[i].Line = 0
+	}
+	key := judgmentKey(base, text)
+	n := 0
+	add := func(f findings.Finding) {
+		f.EventKey = key + "/" + strconv.Itoa(n)
+		set.Add(f)
+		n++
+	}
+	if j.Response != nil {
+		for _, f := range findings.FromResponse(j.Response, base) {
+			add(f)
+		}
+	}
+	for _, b := range j.Breaches {
+		add(findings.FromBreach(b, base))
+	}
+	switch {
+	case n > 0:
+		set.Use()
+	case j.Response != nil:
+		set.Skip(skipJudgmentPass)
+	default:
+		set.Skip(skipNoAGCBlock)
+	}
+}
+
+// addMissingJudgment adds the judgment-binding breach of a file named as a reviewing agent's
+// output in which no final message could be read; why says what was missing.
+func addMissingJudgment(why string, base findings.Finding, set *findings.Set) {
+	set.Add(findings.FromBreach(gates.Breach{Check: gates.CheckJudgmentNoBlock,
+		Message: why + ", so the judgment has no verdict (fail closed)"}, base))
+}
+
+// judgmentKey is the event key of a final message: its run (else its file) and a hash of its text.
+func judgmentKey(base findings.Finding, text string) string {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))
+	run := "file:" + base.Source.File
+	if c := base.Call; c != nil && c.SessionID != "" {
+		run = c.Runtime + "/" + c.SessionID
+	}
+	return run + "/judgment/" + hex.EncodeToString(sum[:8])
 }

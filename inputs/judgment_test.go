@@ -1,7 +1,9 @@
 package inputs
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -99,4 +101,94 @@ func TestJudgmentFindingsKeepNoLocation(t *testing.T) {
 	if set.Findings[1].Kind != findings.JudgmentGate || set.Findings[1].Level != findings.Note {
 		t.Errorf("kind %s level %s", set.Findings[1].Kind, set.Findings[1].Level)
 	}
+}
+
+// transcriptLine is one assistant record of a transcript.
+func transcriptLine(id string, sidechain bool, blocks ...map[string]any) string {
+	b, _ := json.Marshal(map[string]any{"type": "assistant", "sessionId": "S", "isSidechain": sidechain, "uuid": id + "-u",
+		"timestamp": "2026-11-30T10:00:00Z", "message": map[string]any{"id": id, "role": "assistant", "content": blocks}})
+	return string(b) + "\n"
+}
+
+func textBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
+
+// TestNamedJudgments reads reviewer outputs of every format named with --judgment (Input.Judgment)
+// and not: a named output without a final message ending in one agc block is the judgment-binding
+// breach; an output not so named gives a judgment only when its final message holds a block.
+func TestNamedJudgments(t *testing.T) {
+	review := "Review.\n\n" + fenceBT + "agc\n" + reviewJSON + "\n" + fenceBT
+	user := `{"type":"user","sessionId":"S","message":{"role":"user","content":"Review."}}` + "\n"
+	toolUse := transcriptLine("m1", false, map[string]any{"type": "tool_use", "id": "T1", "name": "Read", "input": map[string]any{"file_path": "/x"}})
+	result := func(text string) string {
+		b, _ := json.Marshal(map[string]any{"type": "result", "subtype": "success", "result": text, "session_id": "S"})
+		return string(b) + "\n"
+	}
+	initLine := `{"type":"system","subtype":"init","session_id":"S","cwd":"/repo"}` + "\n"
+	tests := []struct {
+		name  string
+		rd    Reader
+		in    string
+		named bool
+		want  []string // rule ids
+	}{
+		{"transcript block", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)), false, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript block named", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)), true, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript block split over records", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Review.")) + transcriptLine("m2", false, textBlock(fenceBT+"agc\n"+reviewJSON+"\n"+fenceBT)), true, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript no block", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")), false, nil},
+		{"transcript no block named", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")), true, []string{"agc/judgment-no-block"}},
+		{"transcript ends in a tool call named", transcriptReader{}, user + transcriptLine("m0", false, textBlock(review)) + toolUse, true, []string{"agc/judgment-no-block"}},
+		{"transcript sidechain block after the main message", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")) + transcriptLine("m3", true, textBlock(review)), true, []string{"agc/judgment-no-block"}},
+		{"transcript sidechain block not named", transcriptReader{}, user + transcriptLine("m3", true, textBlock(review)), false, nil},
+		{"transcript without assistant named", transcriptReader{}, user, true, []string{"agc/judgment-no-block"}},
+		{"transcript unreadable record after the message named", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)) + "{\"type\":\"assistant\",\n", true, []string{"agc/judgment-no-block"}},
+		{"stream block", streamJSONReader{}, initLine + result(review), false, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"stream no block", streamJSONReader{}, initLine + result("Looks fine."), false, nil},
+		{"stream no block named", streamJSONReader{}, initLine + result("Looks fine."), true, []string{"agc/judgment-no-block"}},
+		{"stream without result named", streamJSONReader{}, initLine, true, []string{"agc/judgment-no-block"}},
+		{"execution file no block named", streamJSONReader{}, "[" + strings.TrimSpace(initLine) + ",\n" + strings.TrimSpace(result("Looks fine.")) + "]", true, []string{"agc/judgment-no-block"}},
+		{"markdown binary named", judgmentReader{}, "x\x00y", true, []string{"agc/judgment-no-block"}},
+		{"markdown binary", judgmentReader{}, "x\x00y", false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			set := findings.NewSet()
+			err := tt.rd.Read(context.Background(), Input{Name: "f", R: strings.NewReader(tt.in), Named: tt.named, Judgment: tt.named}, Options{}, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ruleIDs(set)
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("rules %v, want %v (problems %v)", got, tt.want, set.Problems)
+			}
+			if set.Records != set.Used+set.Skipped() {
+				t.Errorf("%d records but %d used + %d skipped", set.Records, set.Used, set.Skipped())
+			}
+		})
+	}
+}
+
+// FuzzNamedJudgment reads arbitrary bytes as a reviewer's output named with --judgment, with
+// every reader such a file can go to, and checks that it fails closed: the file gives findings
+// or a pass verdict, never nothing.
+func FuzzNamedJudgment(f *testing.F) {
+	f.Add([]byte(transcriptLine("m", false, textBlock("Review.\n\n"+fenceBT+"agc\n"+reviewJSON+"\n"+fenceBT))))
+	f.Add([]byte(`{"type":"system","subtype":"init","session_id":"S"}` + "\n" + `{"type":"result","result":"ok"}`))
+	f.Add([]byte("# Review\n\n" + fenceBT + "agc\n{}\n" + fenceBT))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, rd := range []Reader{transcriptReader{}, streamJSONReader{}, judgmentReader{}} {
+			set := findings.NewSet()
+			in := Input{Name: "f", R: bytes.NewReader(data), Named: true, Judgment: true}
+			if err := rd.Read(context.Background(), in, Options{MaxRecord: 1 << 16}, set); err != nil {
+				t.Fatalf("%T: error on in-memory input: %v", rd, err)
+			}
+			if len(set.Findings) == 0 && set.Skips[skipJudgmentPass] == 0 {
+				t.Fatalf("%T: named judgment gave no finding and no pass verdict (fails open); skips %v", rd, set.Skips)
+			}
+			for _, fd := range set.Findings {
+				if fd.RuleID == "" || fd.Message == "" || fd.Source.File != "f" {
+					t.Fatalf("%T: finding without rule, message or file: %+v", rd, fd)
+				}
+			}
+		}
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // streamJSONReader reads `claude -p --output-format stream-json --verbose` output (one message per
@@ -36,6 +35,7 @@ func sniffStreamJSON(head []byte) bool {
 
 func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
+	s.judgment = in.Judgment
 	br := bufReader(in.R)
 	scan := scanWindowed
 	if head, _ := br.Peek(SniffSize); len(head) > 0 {
@@ -50,6 +50,9 @@ func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set 
 	s.flushAll()
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	if s.judgment && s.finals == 0 {
+		addMissingJudgment("the reviewer's stream-json has no result message (the run did not finish)", s.finalBase(1, ""), set)
 	}
 	return nil
 }
@@ -103,6 +106,10 @@ func (s *hookState) streamRecord(rec record) {
 		}
 	case typ == "result" && rec.Elided:
 		s.elidedHookRecord(rec.Line)
+		if s.judgment {
+			s.finals++
+			addMissingJudgment("the reviewer's result message is too long to read whole", s.finalBase(rec.Line, ""), s.set)
+		}
 	case typ == "result":
 		s.result(d, rec.Line)
 	default:
@@ -191,41 +198,24 @@ func (s *hookState) hookResponse(d []byte, line int) {
 }
 
 // result reads the final result message: its text is a judging agent's final message when it
-// holds an ```agc block. permission_denials only repeat refusals already read from tool results.
+// holds an agc block, or whatever it holds when the file was named as a reviewer's output.
+// permission_denials only repeat refusals already read from tool results.
 func (s *hookState) result(d []byte, line int) {
-	m := members(d, "result", "uuid", "session_id")
+	s.finals++
+	m := members(d, "result", "session_id")
 	text := rawStr(m[0])
-	if !strings.Contains(text, "```agc") {
+	if !s.judgment && !holdsAGCBlock(text) {
 		s.set.Skip(skipNoAGCBlock)
 		return
 	}
-	session := rawStr(m[2])
+	addFinalJudgment(text, s.finalBase(line, rawStr(m[1])), s.set)
+}
+
+// finalBase is the finding a final message's findings start from: its record and run.
+func (s *hookState) finalBase(line int, session string) findings.Finding {
 	if session == "" {
 		session = s.session
 	}
-	base := findings.Finding{Source: s.src(line), Time: s.time,
+	return findings.Finding{Source: s.src(line), Time: s.time,
 		Call: &findings.Call{Runtime: "claude-code", SessionID: session, Cwd: s.cwd}}
-	if u := rawStr(m[1]); u != "" {
-		base.EventKey = "claude-code/" + session + "/result/" + u
-	}
-	resp, breaches := gates.ParseJudgment(text)
-	added := false
-	if resp != nil {
-		for _, f := range findings.FromResponse(resp, base) {
-			s.set.Add(f)
-			added = true
-		}
-	}
-	for _, b := range breaches {
-		s.set.Add(findings.FromBreach(b, base))
-		added = true
-	}
-	switch {
-	case added:
-		s.set.Use()
-	case resp != nil:
-		s.set.Skip(skipJudgmentPass)
-	default:
-		s.set.Skip(skipNoAGCBlock)
-	}
 }

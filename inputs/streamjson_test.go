@@ -242,7 +242,7 @@ func TestStreamResult(t *testing.T) {
 					t.Fatalf("findings %v used %d skips %v", ruleIDs(set), set.Used, set.Skips)
 				}
 				f := set.Findings[0]
-				if f.Source.Line != 2 || f.Call.SessionID != "S" || f.Call.Cwd != "/repo" || f.EventKey != "claude-code/S/result/U" || f.Kind != findings.JudgmentGate {
+				if f.Source.Line != 2 || f.Call.SessionID != "S" || f.Call.Cwd != "/repo" || !strings.HasPrefix(f.EventKey, "claude-code/S/judgment/") || f.Kind != findings.JudgmentGate {
 					t.Errorf("finding %+v call %+v", f, f.Call)
 				}
 				return

@@ -3,6 +3,7 @@ package inputs
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,7 +12,9 @@ import (
 
 // transcriptReader reads a Claude Code session transcript, ~/.claude/projects/<project>/<session>.jsonl:
 // hook attachments (hook_success, hook_additional_context, hook_blocking_error, …), the tool_result
-// of calls a PreToolUse hook refused, and the tool_use blocks that say what each call was.
+// of calls a PreToolUse hook refused, the tool_use blocks that say what each call was, and the last
+// assistant message of the main chain (sub-agents' sidechains excluded) as a judgment when it holds
+// an agc block, or whatever it holds when the file was named as a reviewer's output.
 type transcriptReader struct {
 	add hookAdder // nil: addHookEventReason
 }
@@ -62,7 +65,10 @@ func firstValue(head []byte) []byte {
 
 func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
+	s.judgment = in.Judgment
+	var last finalMessage
 	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+		last.see(rec)
 		s.transcriptRecord(rec)
 		return nil
 	})
@@ -70,7 +76,94 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
+	last.judge(s)
 	return nil
+}
+
+// finalMessage is the last assistant message of a transcript's main chain, so far. Claude Code
+// writes one record per content block, all with the message's id: the text blocks of the records
+// of one id make the message.
+type finalMessage struct {
+	seen    bool
+	id      string
+	text    strings.Builder
+	line    int    // the message's first record
+	session string // the session and time of its records
+	time    string
+	elided  bool // a record of it was longer than the window: its text was cut
+	unsure  bool // a record after it could not be read: it may not be the last message
+}
+
+// markAssistant is the byte marker of an assistant record.
+var markAssistant = []byte(`"assistant"`)
+
+// see takes an assistant record of the main chain into the final message.
+func (f *finalMessage) see(rec record) {
+	d := rec.Data
+	if rec.Problem != "" {
+		f.unsure = true
+		return
+	}
+	if len(d) == 0 || d[0] != '{' || !bytes.Contains(d, markAssistant) {
+		return
+	}
+	m := members(d, "type", "isSidechain", "message", "sessionId", "timestamp")
+	if rawStr(m[0]) != "assistant" || rawBool(m[1]) {
+		return
+	}
+	var msg struct {
+		ID      string          `json:"id"`
+		Content json.RawMessage `json:"content"`
+	}
+	_ = json.Unmarshal(m[2], &msg) // a message that does not decode has no text
+	if !f.seen || msg.ID == "" || msg.ID != f.id {
+		*f = finalMessage{seen: true, id: msg.ID, line: rec.Line}
+	}
+	f.session, f.time = rawStr(m[3]), rawStr(m[4])
+	f.elided = f.elided || rec.Elided
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	var plain string
+	if json.Unmarshal(msg.Content, &plain) == nil {
+		f.text.WriteString(plain)
+		return
+	}
+	_ = json.Unmarshal(msg.Content, &blocks) // content of another shape has no text
+	for _, b := range blocks {
+		if b.Type != "text" {
+			continue
+		}
+		if f.text.Len() > 0 {
+			f.text.WriteString("\n\n")
+		}
+		f.text.WriteString(b.Text)
+	}
+}
+
+// judge reads the final message as a judgment when it holds an agc block, or always when the
+// transcript was named as a reviewer's output (then a transcript without one is a breach).
+func (f *finalMessage) judge(s *hookState) {
+	text := f.text.String()
+	if !s.judgment && (!f.seen || f.elided || !holdsAGCBlock(text)) {
+		return
+	}
+	base := s.finalBase(f.line, f.session)
+	if f.time != "" {
+		base.Time = f.time
+	}
+	switch {
+	case !f.seen:
+		base.Source.Line = 1
+		addMissingJudgment("the reviewer's transcript holds no assistant message", base, s.set)
+	case f.elided:
+		addMissingJudgment("the reviewer's final message is too long to read whole", base, s.set)
+	case f.unsure && s.judgment:
+		addMissingJudgment("a record after the reviewer's last readable message could not be read, so its final message is unknown", base, s.set)
+	default:
+		addFinalJudgment(text, base, s.set)
+	}
 }
 
 // transcriptRecord reads one record of a transcript.
