@@ -422,8 +422,8 @@ func actionYAML(t *testing.T) (inputs map[string]string, outputs []string) {
 // action.yml and the code must agree on the inputs, their defaults and the outputs.
 func TestActionYAMLMatchesCode(t *testing.T) {
 	yml, outs := actionYAML(t)
-	if len(yml) != 15 {
-		t.Fatalf("action.yml has %d inputs %v, want 15", len(yml), yml)
+	if len(yml) != 16 {
+		t.Fatalf("action.yml has %d inputs %v, want 16", len(yml), yml)
 	}
 	read := map[string]bool{}
 	withDefaults := map[string]string{}
