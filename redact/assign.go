@@ -67,6 +67,7 @@ func valueAfter(s string, j int) ([2]int, bool) {
 	for j < n && (s[j] == ' ' || s[j] == '\t') {
 		j++
 	}
+	colon := false
 	switch {
 	case j+1 < n && s[j] == ':' && s[j+1] == '=', j+1 < n && s[j] == '=' && s[j+1] == '>':
 		j += 2
@@ -74,12 +75,18 @@ func valueAfter(s string, j int) ([2]int, bool) {
 		if j+1 < n && s[j] == '=' && s[j+1] == '=' {
 			return [2]int{}, false // a comparison
 		}
+		colon = s[j] == ':'
 		j++
 	default:
 		return [2]int{}, false
 	}
 	for j < n && (s[j] == ' ' || s[j] == '\t') {
 		j++
+	}
+	if colon {
+		if v, ok := nextLineValue(s, j); ok {
+			return v, true
+		}
 	}
 	if j >= n {
 		return [2]int{}, false
@@ -120,4 +127,54 @@ func quoted(s string, start int, closes func(int) bool, stop string) ([2]int, bo
 		}
 	}
 	return [2]int{}, false
+}
+
+// nextLineValue reads a YAML value that stands on the line after its key: `password:` then an
+// indented scalar, or a block scalar (`password: |`). j is where the value would have begun on
+// the key's line. The value must be one word on its line, so that a nested mapping
+// (`credentials:` then `user: bob`) is not taken for one.
+func nextLineValue(s string, j int) ([2]int, bool) {
+	n := len(s)
+	if j < n && (s[j] == '|' || s[j] == '>') {
+		j++
+		for j < n && (s[j] == '-' || s[j] == '+' || s[j] >= '0' && s[j] <= '9' || s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+	}
+	nl := newlineAt(s, j)
+	if nl == 0 {
+		return [2]int{}, false
+	}
+	j += nl
+	k := j
+	for k < n && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	if k == j || k >= n {
+		return [2]int{}, false // not indented: the next key, not a value
+	}
+	end := k
+	for end < n && s[end] != '\n' && s[end] != '\r' && s[end] != '\\' && s[end] != '"' {
+		end++
+	}
+	v := strings.TrimRight(s[k:end], " \t")
+	if v == "" || len(v) > 300 || strings.ContainsAny(v, " \t") || strings.HasSuffix(v, ":") ||
+		strings.HasPrefix(v, "#") || strings.HasPrefix(v, "-") {
+		return [2]int{}, false
+	}
+	if q := v[0]; (q == '"' || q == '\'') && len(v) > 2 && v[len(v)-1] == q {
+		return [2]int{k + 1, k + len(v) - 1}, true
+	}
+	return [2]int{k, k + len(v)}, true
+}
+
+// newlineAt is the length of the line break at j: \n or \r\n, or the same escaped as in JSON
+// text; 0 when there is none.
+func newlineAt(s string, j int) int {
+	for _, nl := range []string{"\n", "\r\n", `\n`, `\r\n`} {
+		if strings.HasPrefix(s[j:], nl) {
+			return len(nl)
+		}
+	}
+	return 0
 }

@@ -61,7 +61,7 @@ func ownRules() ([]*rule, error) {
 	for _, w := range nameWords {
 		words = append(words, w.word)
 	}
-	out = append(out, &rule{id: "secret-assignment", keywords: words, generic: true, scan: scanAssignments,
+	out = append(out, &rule{id: "secret-assignment", keywords: words, generic: true, scan: scanAssignments, multiLine: true,
 		check: func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }})
 	return out, nil
 }

@@ -74,13 +74,92 @@ func (r *Redactor) String(s string) string {
 	return out
 }
 
-// redact does the work of String.
+// redact does the work of String: the secrets found in s as it stands, in s with its
+// obfuscations undone (normalise), and in the base64 it holds are replaced.
 func (r *Redactor) redact(s string) string {
+	spans := r.hidden(s, 0)
+	if len(spans) == 0 {
+		return s
+	}
+	return replace(s, spans)
+}
+
+// maxDepth bounds how deep hidden looks into base64 inside base64.
+const maxDepth = 2
+
+// hidden returns the secrets in s: as it stands, after normalising, and inside base64 runs
+// (depth counts the base64 layers already opened).
+func (r *Redactor) hidden(s string, depth int) []span {
+	spans := r.spans(s)
+	if needsNormalising(s) {
+		n := normalise(s)
+		if n.text != s {
+			for _, sp := range r.spans(n.text) {
+				sp.start, sp.end = n.span(sp.start, sp.end)
+				spans = append(spans, sp)
+			}
+		}
+	}
+	if depth < maxDepth {
+		spans = append(spans, r.base64Spans(s, depth)...)
+	}
+	return outsideMarkers(s, spans)
+}
+
+// marker begins the text that replaces a secret.
+const marker = "[REDACTED:"
+
+// outsideMarkers cuts out of the spans every "[REDACTED:…]" already in s, so that redacting
+// redacted text changes nothing (a rule must not take a marker for a secret) while a secret
+// written around a planted marker is still hidden.
+func outsideMarkers(s string, spans []span) []span {
+	if len(spans) == 0 || !strings.Contains(s, marker) {
+		return spans
+	}
+	var marks [][2]int
+	for from := 0; ; {
+		i := strings.Index(s[from:], marker)
+		if i < 0 {
+			break
+		}
+		i += from
+		end := len(s)
+		if j := strings.IndexByte(s[i:], ']'); j >= 0 {
+			end = i + j + 1
+		}
+		marks = append(marks, [2]int{i, end})
+		from = end
+	}
+	var out []span
+	for _, sp := range spans {
+		for _, m := range marks {
+			if m[1] <= sp.start || m[0] >= sp.end {
+				continue
+			}
+			if m[0] > sp.start {
+				out = append(out, span{sp.start, m[0], sp.rule, sp.generic})
+			}
+			sp.start = m[1]
+			if sp.start >= sp.end {
+				break
+			}
+		}
+		if sp.start < sp.end {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+// spans finds the secrets the rules match in s. Rules run only when one of their keywords is in
+// the text; rules that cannot span lines run line by line, on the lines that hold one of their
+// keywords.
+func (r *Redactor) spans(s string) []span {
 	rs := r.rules
 	lower := asciiLower(s)
 	hits := make([]bool, len(rs.kw.words))
 	if !rs.kw.scan(lower, hits) && !rs.always {
-		return s
+		return nil
 	}
 	var spans []span
 	single := false
@@ -94,28 +173,26 @@ func (r *Redactor) redact(s string) string {
 			single = true
 		}
 	}
-	if single {
-		for start := 0; start < len(s); {
-			end := strings.IndexByte(s[start:], '\n')
-			if end < 0 {
-				end = len(s)
-			} else {
-				end += start
-			}
-			if end-start >= 8 && (rs.kw.scan(lower[start:end], hits) || rs.always) {
-				for _, ru := range rs.rules {
-					if !ru.multiLine && ruleHit(ru, hits) {
-						spans = r.find(ru, s[start:end], lower[start:end], start, spans)
-					}
+	if !single {
+		return spans
+	}
+	for start := 0; start < len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		if end-start >= 8 && (rs.kw.scan(lower[start:end], hits) || rs.always) {
+			for _, ru := range rs.rules {
+				if !ru.multiLine && ruleHit(ru, hits) {
+					spans = r.find(ru, s[start:end], lower[start:end], start, spans)
 				}
 			}
-			start = end + 1
 		}
+		start = end + 1
 	}
-	if len(spans) == 0 {
-		return s
-	}
-	return replace(s, spans)
+	return spans
 }
 
 // ruleHit reports whether one of a rule's keywords was found (always, for a rule without any).
@@ -223,6 +300,9 @@ func (r *Redactor) match(ru *rule, text string, off int, spans []span) []span {
 // secretSpan is the part of a match that is the secret: the rule's secret group, else the first
 // non-empty group, else the whole match.
 func secretSpan(ru *rule, m []int) (int, int) {
+	if ru.whole {
+		return m[0], m[1]
+	}
 	if ru.secretGroup > 0 {
 		if 2*ru.secretGroup+1 < len(m) {
 			return m[2*ru.secretGroup], m[2*ru.secretGroup+1]

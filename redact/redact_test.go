@@ -38,8 +38,8 @@ func TestCorpusRedacted(t *testing.T) {
 			}
 		}
 	}
-	if n := len(secrettest.Planted()); n < 30 {
-		t.Errorf("corpus has %d secrets, want at least 30", n)
+	if n := len(secrettest.Planted()); n < 60 {
+		t.Errorf("corpus has %d secrets, want at least 60", n)
 	}
 	for _, c := range []string{"github", "gitlab", "aws", "google", "slack", "stripe", "openai", "anthropic", "npm", "pypi",
 		"jwt", "private-key", "url-password", "authorization", "bearer", "assignment", "flag"} {

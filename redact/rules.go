@@ -17,6 +17,11 @@ import (
 //go:embed gitleaks.toml
 var gitleaksTOML string
 
+// ownTOML is our own rules in gitleaks' format, for shapes gitleaks' set misses.
+//
+//go:embed rules.toml
+var ownTOML string
+
 // rule is one detection rule: a regexp whose secret group is replaced.
 type rule struct {
 	id          string
@@ -24,6 +29,7 @@ type rule struct {
 	re          func() *regexp.Regexp // src compiled on first use
 	keywords    []string              // lower case; the rule runs only when one is in the text (none: always)
 	secretGroup int                   // 0: the first non-empty group, or the whole match when there is none
+	whole       bool                  // replace the whole match, whatever its groups
 	entropy     float64               // the secret must have more Shannon entropy than this (0: no check)
 	allow       []allowlist
 	check       func(secret string) bool // our own rules: a last test of the secret
@@ -77,6 +83,8 @@ type tomlConfig struct {
 		Entropy     float64     `toml:"entropy"`
 		Keywords    []string    `toml:"keywords"`
 		Allowlists  []tomlAllow `toml:"allowlists"`
+		Multiline   bool        `toml:"multiline"` // ours: run on the whole text, not line by line
+		Whole       bool        `toml:"whole"`     // ours: replace the whole match
 	} `toml:"rules"`
 }
 
@@ -131,43 +139,58 @@ func (rs *ruleSet) index() *ruleSet {
 // defaultRules compiles the rule set once; it is never changed afterwards.
 var defaultRules = sync.OnceValues(func() (*ruleSet, error) { return compile(gitleaksTOML) })
 
-// compile reads a gitleaks configuration and appends our own rules.
+// compile reads a gitleaks configuration and appends our own rules: those in rules.toml, then
+// those written in Go.
 func compile(text string) (*ruleSet, error) {
+	rs := &ruleSet{}
+	global, rules, err := readTOML(text, "gitleaks")
+	if err != nil {
+		return nil, err
+	}
+	rs.global = global
+	_, data, err := readTOML(ownTOML, "rules.toml")
+	if err != nil {
+		return nil, err
+	}
+	own, err := ownRules()
+	if err != nil {
+		return nil, err
+	}
+	rs.rules = append(append(rules, data...), own...)
+	return rs.index(), nil
+}
+
+// readTOML reads the rules of a configuration in gitleaks' format, and its global allowlist.
+func readTOML(text, name string) (allowlist, []*rule, error) {
 	var cfg tomlConfig
 	if _, err := toml.Decode(text, &cfg); err != nil {
-		return nil, fmt.Errorf("gitleaks rules: %w", err)
+		return allowlist{}, nil, fmt.Errorf("%s rules: %w", name, err)
 	}
-	rs := &ruleSet{}
 	g, err := compileAllow(cfg.Allowlist)
 	if err != nil {
-		return nil, fmt.Errorf("gitleaks global allowlist: %w", err)
+		return allowlist{}, nil, fmt.Errorf("%s global allowlist: %w", name, err)
 	}
-	rs.global = g
+	var out []*rule
 	for _, r := range cfg.Rules {
 		if r.Regex == "" {
 			continue // a rule on file paths only
 		}
 		// Most rules never run (their keywords are not in the text): compile each on first use.
 		cr := &rule{id: r.ID, src: r.Regex, re: lazyRegexp(r.Regex), secretGroup: r.SecretGroup, entropy: r.Entropy,
-			generic: strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-")}
+			generic: strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-"), multiLine: r.Multiline, whole: r.Whole}
 		for _, k := range r.Keywords {
 			cr.keywords = append(cr.keywords, strings.ToLower(k))
 		}
 		for _, a := range r.Allowlists {
 			ca, err := compileAllow(a)
 			if err != nil {
-				return nil, fmt.Errorf("gitleaks rule %s allowlist: %w", r.ID, err)
+				return g, nil, fmt.Errorf("%s rule %s allowlist: %w", name, r.ID, err)
 			}
 			cr.allow = append(cr.allow, ca)
 		}
-		rs.rules = append(rs.rules, cr)
+		out = append(out, cr)
 	}
-	own, err := ownRules()
-	if err != nil {
-		return nil, err
-	}
-	rs.rules = append(rs.rules, own...)
-	return rs.index(), nil
+	return g, out, nil
 }
 
 // neverMatches is what a rule whose regular expression does not compile uses instead (the

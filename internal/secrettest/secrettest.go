@@ -3,7 +3,10 @@
 // literal token for secret scanners to flag; none is anybody's real secret.
 package secrettest
 
-import "strings"
+import (
+	"encoding/base64"
+	"strings"
+)
 
 // Fake returns n characters of a fixed pseudo-random sequence over alphabet, different per
 // seed: well-formed, high-entropy, and not anybody's secret. Tokens are built from pieces at run
@@ -41,9 +44,18 @@ type Secret struct {
 // Join concatenates pieces, so that no literal token stands in the source.
 func Join(parts ...string) string { return strings.Join(parts, "") }
 
-// Planted returns the corpus: at least 30 fake but well-formed secrets of every category the
+// Planted returns the corpus: at least 60 fake but well-formed secrets of every shape the
 // redactor covers, in commands, tool inputs, tool outputs and messages.
 func Planted() []Secret {
+	return append(platforms(), more()...)
+}
+
+// OneLine reports whether the planted text fits on one line (and so in a field that cannot
+// hold a newline).
+func (s Secret) OneLine() bool { return !strings.ContainsAny(s.Text, "\r\n") }
+
+// platforms are the first 36 shapes: platform tokens, keys, URL passwords, headers and names.
+func platforms() []Secret {
 	jwtHead := Join("ey", "JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9")
 	jwtBody := Join("ey", "J", Fake(40, 40, URL64))
 	pem := func(kind string, seed int, sep string) string {
@@ -102,5 +114,104 @@ func Planted() []Secret {
 	add("flag", "command", "mysql --password hunter2hunter2 -h db", "hunter2hunter2")
 	add("flag", "command", `vault login --token="`+Fake(41, 26, Alnum)+`"`, Fake(41, 26, Alnum))
 	add("flag", "tool input", `{"command":"deploy --client-secret `+Fake(42, 30, Alnum)+` --env prod"}`, Fake(42, 30, Alnum))
+	return c
+}
+
+// uuid is a fake UUID from a seed.
+func uuid(seed int) string {
+	h := "0123456789abcdef"
+	return Join(Fake(seed, 8, h), "-", Fake(seed+1, 4, h), "-", Fake(seed+2, 4, h), "-", Fake(seed+3, 4, h), "-", Fake(seed+4, 12, h))
+}
+
+// more are the shapes added after the second round of attacks: webhooks and bot URLs, passwords
+// on the command lines of database, registry and SSH tools, .netrc, signed URLs, a token as a
+// URL's user, an AWS secret beside its key id, GCP key ids, obfuscated tokens (full-width,
+// zero-width, percent- and \u-escaped, base64) and YAML values on the line after their key.
+func more() []Secret {
+	var c []Secret
+	add := func(cat, where, text, secret string) { c = append(c, Secret{cat, where, text, secret}) }
+	hex := "0123456789abcdef"
+	teams := Fake(50, 32, hex)
+	add("teams-webhook", "message", "post to https://contoso.webhook.office.com/webhookb2/"+uuid(51)+"@"+uuid(56)+"/IncomingWebhook/"+teams+"/"+uuid(61)+" when done", teams)
+	disc := Fake(66, 68, URL64)
+	add("discord-webhook", "command", "curl -X POST -d @msg.json https://discord.com/api/webhooks/123456789012345678/"+disc, disc)
+	bot := Join("MT", Fake(67, 24, Alnum), ".", Fake(68, 6, URL64), ".", Fake(69, 38, URL64))
+	add("discord-bot-token", "tool output", "starting bot with "+bot, bot)
+	tg := Join("1234567890:AA", Fake(70, 33, URL64))
+	add("telegram-bot-url", "command", "curl https://api.telegram.org/bot"+tg+"/sendMessage -d text=done", tg)
+	tg2 := Join("987654321:AA", Fake(71, 33, URL64))
+	add("telegram-bot-token", "message", "The bot answers with "+tg2+" as its key.", tg2)
+	my := Fake(72, 14, Alnum)
+	add("mysql-password", "command", "mysql -u root -p"+my+" -h db app < schema.sql", my)
+	my2 := Join(Fake(73, 6, Alnum), " ", Fake(74, 6, Alnum), "!")
+	add("mysql-password", "command", "mysqldump -uroot -p'"+my2+"' app > dump.sql", my2)
+	dk := Fake(75, 24, Alnum)
+	add("registry-login", "command", "docker login -u ci-bot -p "+dk+" registry.example.com", dk)
+	sp := Join(Fake(76, 10, Alnum), "!9")
+	add("sshpass", "command", "sshpass -p '"+sp+"' ssh deploy@10.0.0.5 uptime", sp)
+	os1 := Fake(77, 18, Alnum)
+	add("openssl-passin", "command", "openssl rsa -in key.pem -passin pass:"+os1+" -out plain.pem", os1)
+	os2 := Fake(78, 18, Alnum)
+	add("openssl-k", "command", "openssl enc -aes-256-cbc -salt -k "+os2+" -in backup.tar -out backup.enc", os2)
+	n1 := Fake(79, 20, Alnum)
+	add("netrc", "tool output", "machine api.example.com login bot password "+n1, n1)
+	n2 := Fake(80, 20, Alnum)
+	add("netrc", "tool input", `{"file_path":"/home/dev/.netrc","content":"machine git.example.com\n  login ci\n  password `+n2+`\n"}`, n2)
+	n3 := Fake(81, 20, Alnum)
+	add("netrc", "tool output", "machine git.example.com\n  login ci\n  password "+n3+"\n", n3)
+	sas := Join(Fake(82, 30, Alnum), "%2B", Fake(83, 12, Alnum), "%3D")
+	add("azure-sas", "tool output", "https://acct.blob.core.windows.net/c/f.zip?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-01T00:00:00Z&sig="+sas, Fake(82, 30, Alnum))
+	amz := Fake(84, 64, hex)
+	add("aws-presigned", "message", "download from https://b.s3.amazonaws.com/k.tgz?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261130T000000Z&X-Amz-Expires=900&X-Amz-Signature="+amz, amz)
+	qk := Fake(85, 32, Alnum)
+	add("url-query-key", "command", "curl 'https://maps.example.com/api/geocode?key="+qk+"&address=x'", qk)
+	qt := Fake(86, 32, Alnum)
+	add("url-query-token", "tool output", "GET /hooks/in?access_token="+qt+" 200", qt)
+	tu := Fake(87, 40, Alnum)
+	add("url-token-user", "command", "git clone https://"+tu+"@git.example.com/org/repo.git", tu)
+	dsn := Fake(88, 32, hex)
+	add("url-token-user", "tool input", `{"content":"SENTRY_DSN=https://`+dsn+`@o12345.ingest.sentry.io/67890"}`, dsn)
+	aid, ask := Join("AK", "IA", Fake(89, 16, Upnum)), Fake(90, 40, B64)
+	add("aws-secret-beside-id", "tool output", "User,Access key ID,Secret access key\nci,"+aid+","+ask, ask)
+	aid2, ask2 := Join("AK", "IA", Fake(91, 16, Upnum)), Fake(92, 40, B64)
+	add("aws-secret-beside-id", "message", "the agent printed "+aid2+" "+ask2+" to the log", ask2)
+	gk := Fake(93, 40, hex)
+	add("gcp-private-key-id", "tool input", `{"type":"service_account","project_id":"p","private_key_id":"`+gk+`","client_email":"x@p.iam.gserviceaccount.com"}`, gk)
+	fw := Fake(94, 36, Alnum)
+	add("full-width", "command", "export GH="+Join("gh", "p\uFF3F", fw), fw)
+	fw2 := Fake(95, 36, Alnum)
+	add("full-width", "message", "token "+Join("\uFF47\uFF48\uFF50_", fw2)+" in the prompt", fw2)
+	zw := Fake(96, 36, Alnum)
+	add("zero-width", "tool output", "token: "+Join("gh", "\u200B", "p_", zw), zw)
+	zw2 := Fake(97, 36, Alnum)
+	add("zero-width", "message", "use "+Join("g", "\u200D", "h", "\u2060", "o_", zw2), zw2)
+	pe := Fake(98, 36, Alnum)
+	add("percent-escape", "command", "curl https://x.example.com/cb?t="+Join("gh", "p%5F", pe), pe)
+	ue := Fake(99, 36, Alnum)
+	add("unicode-escape", "message", `the text held "`+Join("gh", `p\u005f`, ue)+`" escaped`, ue)
+	b64 := base64.StdEncoding.EncodeToString([]byte(Join("gh", "p_", Fake(100, 36, Alnum))))
+	add("base64-token", "command", "echo "+b64+" | base64 -d > ~/.token", b64)
+	b64b := base64.StdEncoding.EncodeToString([]byte("password=" + Fake(101, 16, Alnum)))
+	add("base64-token", "tool output", "data: "+b64b, b64b)
+	fwp := Fake(102, 16, Alnum)
+	add("full-width", "tool input", `{"command":"\uFF30\uFF21\uFF33\uFF33\uFF37\uFF2F\uFF32\uFF24=`+fwp+` ./run"}`, fwp)
+	rd := Fake(103, 20, Alnum)
+	add("redis-password", "command", "redis-cli -h cache -a "+rd+" FLUSHALL", rd)
+	ld := Fake(104, 16, Alnum)
+	add("ldap-password", "command", "ldapsearch -x -D cn=admin,dc=ex -w "+ld+" -b dc=ex", ld)
+	smb := Fake(105, 16, Alnum)
+	add("smb-password", "command", "smbclient //fs/share -U admin%"+smb+" -c ls", smb)
+	y1 := Fake(106, 20, Alnum)
+	add("yaml-next-line", "tool input", `{"file_path":"/r/ci.yml","content":"database:\n  password:\n    `+y1+`\n  user: app\n"}`, y1)
+	y2 := Fake(107, 20, Alnum)
+	add("yaml-next-line", "tool output", "api_token: |\n  "+y2+"\nregion: eu\n", y2)
+	cu := Fake(108, 18, Alnum)
+	add("curl-user", "command", "curl -u admin:"+cu+" https://jenkins.example.com/api/json", cu)
+	cs := Fake(109, 18, Alnum)
+	add("connection-string", "tool output", "Server=db;Database=app;User Id=sa;Password="+cs+";TrustServerCertificate=True", cs)
+	gc := Fake(110, 24, Alnum)
+	add("git-credential", "tool output", "protocol=https\nhost=github.com\nusername=bot\npassword="+gc+"\n", gc)
+	pg := Fake(111, 18, Alnum)
+	add("env-password", "command", "PGPASSWORD="+pg+" psql -h db -U app -c 'select 1'", pg)
 	return c
 }

@@ -1,0 +1,114 @@
+package redact
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// normalised is a text with its obfuscations undone, and for every byte of it the part of the
+// original it came from, so that a secret found in it can be replaced in the original.
+type normalised struct {
+	text     string
+	from, to []int // text[i] came from original[from[i]:to[i]]
+}
+
+// span maps the part [start, end) of the normalised text back to the original.
+func (n *normalised) span(start, end int) (int, int) {
+	return n.from[start], n.to[end-1]
+}
+
+// needsNormalising reports whether s holds anything normalise would change: non-ASCII bytes,
+// percent escapes or \u escapes. Plain ASCII text, nearly all text, skips the second pass.
+func needsNormalising(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
+			return true
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			return true
+		case c == '\\' && i+5 < len(s) && s[i+1] == 'u':
+			return true
+		}
+	}
+	return false
+}
+
+// normalise undoes the obfuscations that hide a token from a pattern while a person or a
+// program still reads it: compatibility forms folded by NFKC (full-width ＿ and letters,
+// ligatures, mathematical letters), invisible format characters dropped (zero-width space and
+// joiners, word joiner, soft hyphen, BOM, bidi controls, variation selectors), and %XX and \uXXXX
+// escapes decoded. It works rune by rune, which is all a token needs.
+func normalise(s string) normalised {
+	var b strings.Builder
+	b.Grow(len(s))
+	n := normalised{from: make([]int, 0, len(s)), to: make([]int, 0, len(s))}
+	emit := func(out string, start, end int) {
+		b.WriteString(out)
+		for range len(out) {
+			n.from, n.to = append(n.from, start), append(n.to, end)
+		}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); d >= 0x20 && d < 0x7f {
+				emit(string(rune(d)), i, i+3)
+				i += 3
+				continue
+			}
+		}
+		if c == '\\' && i+5 < len(s) && s[i+1] == 'u' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
+			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
+			emit(fold(r), i, i+6)
+			i += 6
+			continue
+		}
+		if c < utf8.RuneSelf {
+			emit(s[i:i+1], i, i+1)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			emit(s[i:i+1], i, i+1)
+		} else {
+			emit(fold(r), i, i+size)
+		}
+		i += size
+	}
+	n.text = b.String()
+	return n
+}
+
+// fold is what one rune reads as: nothing for an invisible format character, else its NFKC
+// form.
+func fold(r rune) string {
+	switch {
+	case r < utf8.RuneSelf:
+		return string(r)
+	case unicode.Is(unicode.Cf, r), r == 0x034F, r >= 0xFE00 && r <= 0xFE0F, r == 0x115F, r == 0x1160, r == 0x3164, r == 0xFFA0:
+		return "" // format characters, the combining grapheme joiner, variation selectors, Hangul fillers
+	case r >= 0xFF01 && r <= 0xFF5E:
+		return string(r - 0xFEE0) // full-width ASCII
+	case r == 0x3000:
+		return " "
+	case !utf8.ValidRune(r):
+		return string(utf8.RuneError)
+	}
+	return norm.NFKC.String(string(r))
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return int(c-'A') + 10
+}
