@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // Options configure a Redactor.
@@ -400,38 +401,100 @@ func containsAny(s string, words []string) bool {
 	return false
 }
 
-// Finding returns f with every text field redacted: message, repair before and after, the
-// call's command, file, hook, working folder and input, and the examples' messages.
+// Finding returns f with every text field redacted — rule id, gate, rule, target, message,
+// help URI, times, the anchoring note, the location's path, the source's file name, the repair,
+// every field of the call (its tool input as JSON) and the examples — so that no field reaches
+// an output unredacted. A test fills every string field by reflection and checks that none
+// keeps a secret, so a field added later cannot be forgotten here.
 func (r *Redactor) Finding(f findings.Finding) findings.Finding {
 	if r == nil || r.disabled {
 		return f
 	}
-	f.Message = r.String(f.Message)
-	f.Anchored = r.String(f.Anchored)
-	f.HelpURI = r.String(f.HelpURI)
+	s := r.String
+	f.RuleID, f.Gate, f.Rule, f.Target = s(f.RuleID), s(f.Gate), s(f.Rule), s(f.Target)
+	f.Kind, f.Verdict, f.Level = findings.Kind(s(string(f.Kind))), gates.Verdict(s(string(f.Verdict))), findings.Level(s(string(f.Level)))
+	f.Message, f.HelpURI, f.Anchored, f.EventKey = s(f.Message), s(f.HelpURI), s(f.Anchored), s(f.EventKey)
+	f.Time, f.FirstTime, f.LastTime = s(f.Time), s(f.FirstTime), s(f.LastTime)
+	f.Source.File = s(f.Source.File)
+	if f.Location != nil {
+		loc := *f.Location
+		loc.Path = s(loc.Path)
+		f.Location = &loc
+	}
 	if f.Repair != nil {
 		rp := *f.Repair
-		rp.Before, rp.After = r.String(rp.Before), r.String(rp.After)
+		rp.Before, rp.After = s(rp.Before), s(rp.After)
 		f.Repair = &rp
 	}
 	if f.Call != nil {
-		c := *f.Call
-		c.Command = r.String(c.Command)
-		c.FilePath = r.String(c.FilePath)
-		c.Hook = r.String(c.Hook)
-		c.Cwd = r.String(c.Cwd)
-		c.Input = r.JSON(c.Input)
-		f.Call = &c
+		f.Call = r.call(*f.Call)
 	}
 	if len(f.Examples) > 0 {
 		ex := make([]findings.Example, len(f.Examples))
 		for i, e := range f.Examples {
-			e.Message = r.String(e.Message)
+			e.Source.File, e.Time, e.Message = s(e.Source.File), s(e.Time), s(e.Message)
 			ex[i] = e
 		}
 		f.Examples = ex
 	}
 	return f
+}
+
+// call redacts every field of a tool call.
+func (r *Redactor) call(c findings.Call) *findings.Call {
+	s := r.String
+	c.Runtime, c.Event, c.Tool, c.ToolUseID, c.SessionID = s(c.Runtime), s(c.Event), s(c.Tool), s(c.ToolUseID), s(c.SessionID)
+	c.Hook, c.Command, c.FilePath, c.Cwd = s(c.Hook), s(c.Command), s(c.FilePath), s(c.Cwd)
+	c.Input = r.JSON(c.Input)
+	return &c
+}
+
+// Problems returns the problems with their messages and file names redacted.
+func (r *Redactor) Problems(ps []findings.Problem) []findings.Problem {
+	if r == nil || r.disabled || len(ps) == 0 {
+		return ps
+	}
+	out := make([]findings.Problem, len(ps))
+	for i, p := range ps {
+		p.Source.File, p.Message = r.String(p.Source.File), r.String(p.Message)
+		out[i] = p
+	}
+	return out
+}
+
+// Strings returns the texts redacted (names of inputs that are missing or unreadable).
+func (r *Redactor) Strings(ss []string) []string {
+	if r == nil || r.disabled || len(ss) == 0 {
+		return ss
+	}
+	out := make([]string, len(ss))
+	for i, t := range ss {
+		out[i] = r.String(t)
+	}
+	return out
+}
+
+// Counts returns counts by reason with the reasons redacted (reasons that came to hold the
+// same text are summed).
+func (r *Redactor) Counts(m map[string]int) map[string]int {
+	if r == nil || r.disabled || len(m) == 0 {
+		return m
+	}
+	out := make(map[string]int, len(m))
+	for k, n := range m {
+		out[r.String(k)] += n
+	}
+	return out
+}
+
+// Set redacts in place what a findings set holds besides its findings (which are redacted one by
+// one with Finding after anchoring): its problems and its skip reasons.
+func (r *Redactor) Set(s *findings.Set) {
+	if r == nil || r.disabled || s == nil {
+		return
+	}
+	s.Problems = r.Problems(s.Problems)
+	s.Skips = r.Counts(s.Skips)
 }
 
 // JSON redacts a JSON document value by value (every string and key), so that it stays valid
