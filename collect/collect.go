@@ -15,6 +15,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // Config is what one collection needs; command and action fill it from flags or INPUT_*.
@@ -91,7 +92,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Root: root, Category: category(cfg)}
 	ex := expandInputs(cfg.Dir, cfg.Paths, cfg.Judgments)
 	res.Missing = ex.Missing
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord}
+	// One redactor for the whole run: readers redact agent text before they cut it for a
+	// message, and finish redacts every field of what was read before any output.
+	red := redact.New(redact.Options{Disabled: !cfg.Redact})
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
 	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -99,7 +103,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if res.Diff, err = changeDiff(ctx, cfg, root); err != nil {
 		return nil, err
 	}
-	if err := finish(ctx, cfg, res, ex.Files, start); err != nil {
+	if err := finish(ctx, cfg, res, ex.Files, start, red); err != nil {
 		return nil, err
 	}
 	res.Counts = count(res.Findings)

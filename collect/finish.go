@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/anchor"
@@ -21,7 +22,7 @@ const maxExamples = 5
 // finish turns the findings read into the final findings and the SARIF log: every finding is
 // anchored to a repository file, redacted, and repeats of one rule at one place are merged; then
 // the heaviest come first.
-func finish(ctx context.Context, cfg Config, res *Result, files []file, start time.Time) error {
+func finish(ctx context.Context, cfg Config, res *Result, files []file, start time.Time, red *redact.Redactor) error {
 	anc, err := anchor.New(anchor.Options{
 		Root:        res.Root,
 		ProjectDirs: projectDirs(cfg),
@@ -36,28 +37,23 @@ func finish(ctx context.Context, cfg Config, res *Result, files []file, start ti
 	if err := scanEdits(ctx, cfg, anc, res, files); err != nil {
 		return err
 	}
-	red := redact.New(redact.Options{Disabled: !cfg.Redact})
+	fallback := sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })
 
 	fs := make([]findings.Finding, 0, len(res.Set.Findings))
 	for i, f := range res.Set.Findings {
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		fs = append(fs, red.Finding(anc.Anchor(f)))
+		fs = append(fs, redactAnchored(red, anc.Anchor(f), fallback))
 	}
 	fs = findings.Aggregate(fs, maxExamples)
 	res.Findings = sortHeaviest(fs)
 
-	// Problems quote what was read; they reach stderr and the SARIF, so they are redacted too.
-	for i := range res.Set.Problems {
-		res.Set.Problems[i].Message = red.String(res.Set.Problems[i].Message)
-	}
-	for i := range res.Missing {
-		res.Missing[i] = red.String(res.Missing[i])
-	}
-	for i := range res.Files.Unreadable {
-		res.Files.Unreadable[i] = red.String(res.Files.Unreadable[i])
-	}
+	// Problems, skip reasons and the names of inputs quote what was read; they reach stderr, the
+	// summary and the SARIF, so they are redacted too.
+	red.Set(res.Set)
+	res.Missing = red.Strings(res.Missing)
+	res.Files.Unreadable = red.Strings(res.Files.Unreadable)
 
 	log, err := sarif.Build(fs, sarif.Options{
 		ToolName:            "agc-sarif",
@@ -66,7 +62,7 @@ func finish(ctx context.Context, cfg Config, res *Result, files []file, start ti
 		Category:            res.Category,
 		Root:                res.Root,
 		Fallback:            findings.Location{Path: "README.md", StartLine: 1},
-		Notifications:       notifications(res),
+		Notifications:       redactNotifications(red, notifications(res)),
 		ExecutionSuccessful: !res.Unreadable(),
 		Start:               start,
 		End:                 cfg.Now(),
@@ -112,6 +108,33 @@ func hasSession(fs []findings.Finding) bool {
 		}
 	}
 	return false
+}
+
+// redactAnchored redacts an anchored finding. A location whose path held a secret cannot be
+// shown, so it cannot be where the finding points either: the finding moves to line 1 of the
+// fallback file (fallback, else the SARIF's own fallback when that path too is hidden) and
+// says why.
+func redactAnchored(red *redact.Redactor, f findings.Finding, fallback func() *findings.Location) findings.Finding {
+	g := red.Finding(f)
+	if f.Location == nil || g.Location.Path == f.Location.Path {
+		return g
+	}
+	g.Location = nil
+	where := "the fallback file"
+	if fb := fallback(); fb != nil && red.String(fb.Path) == fb.Path {
+		g.Location = &findings.Location{Path: fb.Path, StartLine: 1}
+		where = fb.Path + ", the fallback file"
+	}
+	g.Anchored = fmt.Sprintf("Anchored to line 1 of %s: the path of the file the finding names holds a secret, so it is not shown.", where)
+	return g
+}
+
+// redactNotifications redacts what the notifications quote: messages and input file names.
+func redactNotifications(red *redact.Redactor, ns []sarif.Notification) []sarif.Notification {
+	for i := range ns {
+		ns[i].Message, ns[i].File = red.String(ns[i].Message), red.String(ns[i].File)
+	}
+	return ns
 }
 
 // sortHeaviest returns fs ordered by heavier, input order kept otherwise: it sorts positions, not

@@ -12,6 +12,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
+	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // cpuTime is the user+system CPU time of the process so far, in nanoseconds.
@@ -90,7 +91,7 @@ func BenchmarkFinish25k(b *testing.B) {
 	start := cpuTime(b)
 	for b.Loop() {
 		res = &Result{Set: set, Root: dir, Category: "agc/"}
-		if err := finish(context.Background(), cfg, res, nil, time.Unix(0, 0)); err != nil {
+		if err := finish(context.Background(), cfg, res, nil, time.Unix(0, 0), redact.New(redact.Options{})); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -47,6 +47,10 @@ type HookAnswer struct {
 	// ToolInput is the call's tool_input as JSON, when known; it lets failure messages name the
 	// command or file that went unguarded.
 	ToolInput json.RawMessage
+
+	// Redact hides secrets in agent text; messages apply it before they cut a text, so that a
+	// cut never leaves part of a secret the redactor could no longer recognise. nil: no change.
+	Redact func(string) string
 }
 
 // HookResult is what a hook answer holds for the findings.
@@ -646,7 +650,7 @@ func (v answerView) unstructured() *Unstructured {
 		if a.Event == "PostToolUse" {
 			what = "blocked after"
 		}
-		return &Unstructured{Verdict: Block, Message: fmt.Sprintf("Hook %s %s %s: %s", hookName(a), what, callPhrase(a), clip(msg))}
+		return &Unstructured{Verdict: Block, Message: fmt.Sprintf("Hook %s %s %s: %s", hookName(a), what, callPhrase(a), clip(a.Redact, msg))}
 	case v.repairedByAnswer():
 		what := "rewrote the input of"
 		if a.Event == "PostToolUse" {
@@ -656,7 +660,7 @@ func (v answerView) unstructured() *Unstructured {
 	case v.decision == "ask":
 		msg := "no reason given"
 		if v.reason != "" {
-			msg = clip(v.reason)
+			msg = clip(a.Redact, v.reason)
 		}
 		return &Unstructured{Verdict: Steer, Message: fmt.Sprintf("Hook %s asked the person to approve %s: %s", hookName(a), callPhrase(a), msg)}
 	}
@@ -687,7 +691,7 @@ func failedMessage(a HookAnswer, how string) string {
 	msg := fmt.Sprintf("%s hook %s %s, so %s %s.", orDefault(a.Event, "The"), hookName(a), how, callPhrase(a), after)
 	if a.HasStderr {
 		if s := strings.TrimSpace(strings.TrimPrefix(a.Stderr, "Failed with non-blocking status code: ")); s != "" {
-			msg += " stderr: " + clip(firstLine(s))
+			msg += " stderr: " + clipLine(a.Redact, s)
 		}
 	}
 	return msg
@@ -698,7 +702,7 @@ func hookName(a HookAnswer) string {
 	if a.Hook == "" {
 		return "(command unknown)"
 	}
-	return fmt.Sprintf("%q", clip(a.Hook))
+	return fmt.Sprintf("%q", clip(a.Redact, a.Hook))
 }
 
 // callPhrase names the tool call in messages: "the Bash call `git push`", "the Edit of src/a.go".
@@ -707,11 +711,11 @@ func callPhrase(a HookAnswer) string {
 	var in map[string]json.RawMessage
 	if len(a.ToolInput) > 0 && json.Unmarshal(a.ToolInput, &in) == nil {
 		if c := rawString(in["command"]); c != "" {
-			return fmt.Sprintf("the %s call `%s`", tool, clip(firstLine(c)))
+			return fmt.Sprintf("the %s call `%s`", tool, clipLine(a.Redact, c))
 		}
 		for _, k := range []string{"file_path", "notebook_path", "path"} {
 			if p := rawString(in[k]); p != "" {
-				return fmt.Sprintf("the %s call on %s", tool, clip(p))
+				return fmt.Sprintf("the %s call on %s", tool, clip(a.Redact, p))
 			}
 		}
 	}
@@ -735,16 +739,43 @@ func firstLine(s string) string {
 	return s
 }
 
-// clip shortens s to at most 300 bytes (on a rune boundary) for messages.
-func clip(s string) string {
+// redactWindow is how much of a text clip redacts before it cuts: far more than any secret, so
+// that what the cut keeps was seen whole by the redactor.
+const redactWindow = 1 << 20
+
+// redacted is s through red (when set); of a text longer than redactWindow only the start is
+// redacted and kept, since a message keeps only the start.
+func redacted(red func(string) string, s string) string {
+	if red == nil {
+		return s
+	}
+	if len(s) > redactWindow {
+		s = s[:runeStart(s, redactWindow)]
+	}
+	return red(s)
+}
+
+// clip redacts s and then shortens it to at most 300 bytes (on a rune boundary) for messages:
+// redacting first means no cut leaves most of a token behind.
+func clip(red func(string) string, s string) string {
 	const max = 300
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(redacted(red, s))
 	if len(s) <= max {
 		return s
 	}
-	i := max
-	for i > 0 && s[i]&0xC0 == 0x80 {
-		i--
+	return s[:runeStart(s, max)] + "…"
+}
+
+// clipLine is clip of the first line of s, redacted before it is cut to its first line (a private
+// key is only seen as one whole).
+func clipLine(red func(string) string, s string) string {
+	return clip(nil, firstLine(redacted(red, s)))
+}
+
+// runeStart is the largest i <= n at which a rune of s starts.
+func runeStart(s string, n int) int {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
 	}
-	return s[:i] + "…"
+	return n
 }

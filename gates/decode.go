@@ -379,7 +379,7 @@ func numberAt(data []byte, loc []string) string {
 	if end <= off {
 		return "out of range"
 	}
-	return shorten(string(data[off:end]), 24)
+	return whole(string(data[off:end]), 24, "number")
 }
 
 func article(t string) string {
@@ -400,8 +400,18 @@ func joinOr(ws []string, f func(string) string) string {
 	return strings.Join(out, " or ")
 }
 
-// quote renders an agent-written string for a message: quoted, escaped, and shortened.
-func quote(s string) string { return strconv.Quote(shorten(s, 60)) }
+// quote renders an agent-written string for a message: quoted and escaped when short, else
+// named by its length. It never cuts the value: a cut would keep part of a secret that the
+// redaction of the message, which comes later, could no longer recognise.
+func quote(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return whole(s, maxQuoted, "value")
+}
+
+// maxQuoted is the longest agent-written value a message quotes.
+const maxQuoted = 60
 
 func quoteAny(v any) string {
 	if s, ok := v.(string); ok {
@@ -411,14 +421,14 @@ func quoteAny(v any) string {
 	if err != nil {
 		return "a value"
 	}
-	return shorten(string(b), 60)
+	return whole(string(b), maxQuoted, "value")
 }
 
-// shorten cuts s to at most n runes, marking the cut.
-func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
+// whole returns s when it has at most n runes, else "a <length>-character <noun>": all of the
+// value or none of it.
+func whole(s string, n int, noun string) string {
+	if c := utf8.RuneCountInString(s); c > n {
+		return fmt.Sprintf("a %d-character %s", c, noun)
 	}
-	r := []rune(s)
-	return string(r[:n]) + "…"
+	return s
 }

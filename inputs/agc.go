@@ -53,6 +53,7 @@ type agcFile struct {
 	name     string
 	set      *findings.Set
 	problems map[string]int // problems seen per reason
+	redact   func(string) string
 }
 
 func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
@@ -60,7 +61,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 	if max <= 0 {
 		max = maxAGCRecord
 	}
-	f := &agcFile{name: in.Name, set: set, problems: map[string]int{}}
+	f := &agcFile{name: in.Name, set: set, problems: map[string]int{}, redact: opts.Redact}
 	r, passed, err := f.document(in.R, max)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
@@ -157,7 +158,7 @@ func (f *agcFile) record(rec record) {
 			f.add(src, r, nil)
 			return
 		}
-		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", preview(data)))
+		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", preview(f.redact, data)))
 	}
 }
 
@@ -304,12 +305,24 @@ func invalidUTF8At(data []byte) int {
 	return len(data)
 }
 
-// preview shows the start of an unreadable record, escaped and short.
-func preview(data []byte) string {
-	const n = 40
-	s := string(data)
-	if len(data) > n {
-		s = string(bytes.ToValidUTF8(data[:n], nil)) + "…"
+// preview shows the start of an unreadable record, redacted (through red, when set), then cut
+// short and escaped: redacting first means the cut never keeps part of a secret. Only the first 16
+// KiB are redacted, far more than any secret that could start in what is shown.
+func preview(red func(string) string, data []byte) string {
+	const n, window = 40, 16 << 10
+	if len(data) > window {
+		data = data[:window]
+	}
+	s := string(bytes.ToValidUTF8(data, nil))
+	if red != nil {
+		s = red(s)
+	}
+	if len(s) > n {
+		i := n
+		for i > 0 && !utf8.RuneStart(s[i]) {
+			i--
+		}
+		s = s[:i] + "…"
 	}
 	return fmt.Sprintf("%q", s)
 }

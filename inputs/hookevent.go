@@ -58,6 +58,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	if len(a.ToolInput) == 0 {
 		a.ToolInput = call.Input
 	}
+	a.Redact = opts.Redact
 	res := gates.CheckClaudeHook(a)
 
 	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: eventKey(call)}

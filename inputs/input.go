@@ -32,6 +32,10 @@ type Options struct {
 	// MaxRecord is the largest record (line, or document) a reader parses whole; larger records are
 	// skipped with a problem naming file and line. 0 means DefaultMaxRecord.
 	MaxRecord int
+	// Redact hides secrets in agent text; readers and checks apply it before they cut a text for
+	// a message, so that no cut leaves part of a secret the redactor could no longer recognise.
+	// nil leaves texts as they are.
+	Redact func(string) string
 }
 
 // DefaultMaxRecord is the default for Options.MaxRecord.

@@ -177,7 +177,7 @@ func (s *hookState) transcriptRecord(rec record) {
 	if d[0] != '{' && d[0] != '[' {
 		// Not a JSON value at all (binary data, text): say so, rather than pass it over.
 		s.closeLoose()
-		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(d))
+		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
 		return
 	}
 	hasHook, hasTool := bytes.Contains(d, markHook), bytes.Contains(d, markTool)
