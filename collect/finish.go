@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,7 +45,7 @@ func finish(ctx context.Context, cfg Config, res *Result, files []file, start ti
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		fs = append(fs, redactAnchored(red, anc.Anchor(f), fallback))
+		fs = append(fs, anchorRedacted(red, anc, f, fallback))
 	}
 	fs = findings.Aggregate(fs, maxExamples)
 	res.Findings = sortHeaviest(fs)
@@ -110,22 +111,38 @@ func hasSession(fs []findings.Finding) bool {
 	return false
 }
 
-// redactAnchored redacts an anchored finding. A location whose path held a secret cannot be
-// shown, so it cannot be where the finding points either: the finding moves to line 1 of the
-// fallback file (fallback, else the SARIF's own fallback when that path too is hidden) and
-// says why.
-func redactAnchored(red *redact.Redactor, f findings.Finding, fallback func() *findings.Location) findings.Finding {
-	g := red.Finding(f)
-	if f.Location == nil || g.Location.Path == f.Location.Path {
-		return g
+// anchorRedacted anchors f and redacts every field. The paths and the call are redacted before
+// anchoring as well: anchoring cleans paths ("https://" becomes "https:/") into forms the
+// redactor no longer knows and quotes them in its note, and a path that holds a secret cannot
+// be shown, so it cannot be where the finding points either. Such a finding is placed by the
+// rest of the anchoring chain, or at line 1 of the fallback file, and says why.
+func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Finding, fallback func() *findings.Location) findings.Finding {
+	hidden := false
+	if f.Location != nil {
+		if p := red.String(f.Location.Path); p != f.Location.Path {
+			loc := *f.Location
+			loc.Path, hidden = p, true
+			f.Location = &loc
+		}
 	}
-	g.Location = nil
-	where := "the fallback file"
-	if fb := fallback(); fb != nil && red.String(fb.Path) == fb.Path {
-		g.Location = &findings.Location{Path: fb.Path, StartLine: 1}
-		where = fb.Path + ", the fallback file"
+	if f.Call != nil {
+		c := red.Call(*f.Call)
+		hidden = hidden || c.FilePath != f.Call.FilePath
+		f.Call = c
 	}
-	g.Anchored = fmt.Sprintf("Anchored to line 1 of %s: the path of the file the finding names holds a secret, so it is not shown.", where)
+	f.Source.File = red.String(f.Source.File)
+	a := anc.Anchor(f)
+	g := red.Finding(a)
+	if a.Location != nil && g.Location.Path != a.Location.Path {
+		// The place anchoring chose (a fallback file) has a secret in its own name.
+		g.Location, hidden = nil, true
+		if fb := fallback(); fb != nil && red.String(fb.Path) == fb.Path {
+			g.Location = &findings.Location{Path: fb.Path, StartLine: 1}
+		}
+	}
+	if hidden {
+		g.Anchored = strings.TrimSpace("A path the finding names holds a secret, so it is not shown and not used as the location. " + g.Anchored)
+	}
 	return g
 }
 

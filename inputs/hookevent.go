@@ -79,7 +79,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	}
 	if u := res.Unstructured; u != nil && opts.IncludeUnstructured {
 		f := base
-		f.Gate, f.Rule = "hook", hookRuleName(call)
+		f.Gate, f.Rule = "hook", hookRuleName(redactedNames(call, opts.Redact))
 		f.RuleID = "hook/" + f.Rule
 		f.Kind = findings.Unstructured
 		f.Verdict = u.Verdict
@@ -100,6 +100,15 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		return nil, skipPass
 	}
 	return nil, skipNoDecision
+}
+
+// redactedNames is the call with the texts a hook's rule name is made of redacted: the name is
+// lower-cased and cut, which would hide a secret in it from the redaction of the finding.
+func redactedNames(c findings.Call, red func(string) string) findings.Call {
+	if red != nil {
+		c.Hook, c.Event, c.Tool = red(c.Hook), red(c.Event), red(c.Tool)
+	}
+	return c
 }
 
 // genericCheck reports whether a check holds for a hook of any runtime: the response's own

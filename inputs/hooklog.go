@@ -140,7 +140,7 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
 		}
-		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided)
+		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, opts.Redact)
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
@@ -162,8 +162,8 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 // reason and an error for the problem message. Only the fields it uses are decoded: the hook's
 // stdin (`input`) is walked for the call's names, and its tool_response — the tool's output,
 // often megabytes — is passed over without being decoded. elided says the record reached the
-// reader as its skeleton (strings over elideKeep cut).
-func hookLogEvent(data []byte, src findings.Source, elided bool) (hookEvent, string, error) {
+// reader as its skeleton (strings over elideKeep cut); red redacts the hook command's words.
+func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string) string) (hookEvent, string, error) {
 	var f [nLogFields][]byte
 	whole := objectMembers(data, func(k, v []byte) bool {
 		if i := logFieldIndex(k); i >= 0 {
@@ -201,7 +201,7 @@ func hookLogEvent(data []byte, src findings.Source, elided bool) (hookEvent, str
 		runtime = "claude-code"
 	}
 	errText, timedOut, signal := rawStr(f[lfError]), rawBool(f[lfTimedOut]), rawStr(f[lfSignal])
-	hook := commandLine(f[lfCommand])
+	hook := commandLine(f[lfCommand], red)
 	a := gates.HookAnswer{
 		Event: hi.event, Tool: hi.tool, Hook: hook,
 		HasExit: errText == "", ExitCode: exit,
@@ -281,8 +281,12 @@ func logStream(s string, encoding string) (string, error) {
 	return "", fmt.Errorf("unknown encoding %q", encoding)
 }
 
-// commandLine renders the recorded command (an argv array, or one string) as one shell-like line.
-func commandLine(raw json.RawMessage) string {
+// commandLine renders the recorded command (an argv array, or one string) as one shell-like line;
+// each word goes through red (when set) before it is quoted, since quoting hides a secret.
+func commandLine(raw json.RawMessage, red func(string) string) string {
+	if red == nil {
+		red = func(s string) string { return s }
+	}
 	if len(raw) > 0 && raw[0] == '"' {
 		return rawStr(raw)
 	}
@@ -294,7 +298,7 @@ func commandLine(raw json.RawMessage) string {
 			all = false // not a plain string: leave it to encoding/json
 			return false
 		}
-		words = append(words, shellQuote(w))
+		words = append(words, shellQuote(red(w))) // redacted before quoting changes the words
 		return true
 	})
 	if walked && all && len(words) > 0 {
@@ -304,7 +308,7 @@ func commandLine(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &argv) == nil {
 		q := make([]string, len(argv))
 		for i, w := range argv {
-			q[i] = shellQuote(w)
+			q[i] = shellQuote(red(w))
 		}
 		return strings.Join(q, " ")
 	}

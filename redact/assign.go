@@ -169,12 +169,33 @@ func nextLineValue(s string, j int) ([2]int, bool) {
 }
 
 // newlineAt is the length of the line break at j: \n or \r\n, or the same escaped as in JSON
-// text; 0 when there is none.
+// text (behind any number of backslashes, as JSON inside JSON doubles them); 0 when there is
+// none.
 func newlineAt(s string, j int) int {
-	for _, nl := range []string{"\n", "\r\n", `\n`, `\r\n`} {
-		if strings.HasPrefix(s[j:], nl) {
-			return len(nl)
+	start := j
+	if j < len(s) && s[j] == '\r' {
+		j++
+	}
+	if j < len(s) && s[j] == '\n' {
+		return j + 1 - start
+	}
+	j = start
+	for range 2 { // \r then \n, or \n alone
+		k := j
+		for k < len(s) && k-j < 16 && s[k] == '\\' {
+			k++
 		}
+		if k == j || k >= len(s) {
+			return 0
+		}
+		switch s[k] {
+		case 'n':
+			return k + 1 - start
+		case 'r':
+			j = k + 1
+			continue
+		}
+		return 0
 	}
 	return 0
 }

@@ -4,17 +4,24 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzString checks that redaction never panics, keeps JSON valid, and that what it leaves
 // needs no second pass for the secrets it already hid.
 func FuzzString(f *testing.F) {
 	f.Add(`export GITHUB_TOKEN=abc123def456ghi789jkl "password": "x y"`)
+	f.Add("ghp\uFF3Fab12cd34ef56gh78ij90kl12mn34op56qr78 g\u200bh p%5F \\\\u005f")
+	f.Add("echo Z2hwX2FiMTJjZDM0ZWY1NmdoNzhpajkwa2wxMm1uMzRvcDU2cXI3OA== | base64 -d")
+	f.Add("database:\n  password:\n    hunter2hunter2\nmachine h login u password p4ss")
 	r := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
 		out := r.String(s)
 		if strings.Count(out, "[REDACTED:") < strings.Count(s, "[REDACTED:") {
 			t.Fatalf("redaction removed a marker: %q -> %q", s, out)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(out) {
+			t.Fatalf("redaction cut a character: %q -> %q", s, out)
 		}
 		if json.Valid([]byte(s)) {
 			if j := r.JSON([]byte(s)); !json.Valid(j) {

@@ -29,7 +29,7 @@ func needsNormalising(s string) bool {
 			return true
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			return true
-		case c == '\\' && i+5 < len(s) && s[i+1] == 'u':
+		case c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == '\\'):
 			return true
 		}
 	}
@@ -60,11 +60,12 @@ func normalise(s string) normalised {
 				continue
 			}
 		}
-		if c == '\\' && i+5 < len(s) && s[i+1] == 'u' && isHex(s[i+2]) && isHex(s[i+3]) && isHex(s[i+4]) && isHex(s[i+5]) {
-			r := rune(unhex(s[i+2]))<<12 | rune(unhex(s[i+3]))<<8 | rune(unhex(s[i+4]))<<4 | rune(unhex(s[i+5]))
-			emit(fold(r), i, i+6)
-			i += 6
-			continue
+		if c == '\\' {
+			if r, n, ok := unicodeEscape(s[i:]); ok {
+				emit(fold(r), i, i+n)
+				i += n
+				continue
+			}
 		}
 		if c < utf8.RuneSelf {
 			emit(s[i:i+1], i, i+1)
@@ -111,4 +112,24 @@ func unhex(c byte) int {
 		return int(c-'a') + 10
 	}
 	return int(c-'A') + 10
+}
+
+// unicodeEscape reads a \uXXXX escape at the start of s, behind any number of backslashes
+// (JSON text quoted inside JSON text doubles them), and returns its rune and length.
+func unicodeEscape(s string) (rune, int, bool) {
+	k := 0
+	for k < len(s) && k < 16 && s[k] == '\\' {
+		k++
+	}
+	if k == 0 || k+5 > len(s) || s[k] != 'u' {
+		return 0, 0, false
+	}
+	var r rune
+	for _, c := range []byte(s[k+1 : k+5]) {
+		if !isHex(c) {
+			return 0, 0, false
+		}
+		r = r<<4 | rune(unhex(c))
+	}
+	return r, k + 5, true
 }

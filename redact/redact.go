@@ -427,7 +427,7 @@ func (r *Redactor) Finding(f findings.Finding) findings.Finding {
 		f.Repair = &rp
 	}
 	if f.Call != nil {
-		f.Call = r.call(*f.Call)
+		f.Call = r.Call(*f.Call)
 	}
 	if len(f.Examples) > 0 {
 		ex := make([]findings.Example, len(f.Examples))
@@ -440,8 +440,11 @@ func (r *Redactor) Finding(f findings.Finding) findings.Finding {
 	return f
 }
 
-// call redacts every field of a tool call.
-func (r *Redactor) call(c findings.Call) *findings.Call {
+// Call returns a copy of c with every field redacted.
+func (r *Redactor) Call(c findings.Call) *findings.Call {
+	if r == nil || r.disabled {
+		return &c
+	}
 	s := r.String
 	c.Runtime, c.Event, c.Tool, c.ToolUseID, c.SessionID = s(c.Runtime), s(c.Event), s(c.Tool), s(c.ToolUseID), s(c.SessionID)
 	c.Hook, c.Command, c.FilePath, c.Cwd = s(c.Hook), s(c.Command), s(c.FilePath), s(c.Cwd)
