@@ -140,6 +140,15 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 			g.Location = &findings.Location{Path: fb.Path, StartLine: 1}
 		}
 	}
+	if len(a.Related) > 0 {
+		// A related place whose path holds a secret names no file once hidden: it is left out.
+		g.Related = g.Related[:0:0]
+		for i, l := range a.Related {
+			if red.String(l.Path) == l.Path {
+				g.Related = append(g.Related, a.Related[i])
+			}
+		}
+	}
 	if hidden {
 		g.Anchored = strings.TrimSpace("A path the finding names holds a secret, so it is not shown and not used as the location. " + g.Anchored)
 	}

@@ -402,9 +402,9 @@ func containsAny(s string, words []string) bool {
 }
 
 // Finding returns f with every text field redacted — rule id, gate, rule, target, message,
-// help URI, times, the anchoring note, the location's path, the source's file name, the repair,
-// every field of the call (its tool input as JSON) and the examples — so that no field reaches
-// an output unredacted. A test fills every string field by reflection and checks that none
+// help URI, times, the anchoring note, the paths of the location and the related locations, the
+// source's file name, the repair, every field of the call (its tool input as JSON) and the
+// examples — so that no field reaches an output unredacted. A test fills every string field by reflection and checks that none
 // keeps a secret, so a field added later cannot be forgotten here.
 func (r *Redactor) Finding(f findings.Finding) findings.Finding {
 	if r == nil || r.disabled {
@@ -420,6 +420,14 @@ func (r *Redactor) Finding(f findings.Finding) findings.Finding {
 		loc := *f.Location
 		loc.Path = s(loc.Path)
 		f.Location = &loc
+	}
+	if len(f.Related) > 0 {
+		rel := make([]findings.Location, len(f.Related))
+		for i, l := range f.Related {
+			l.Path = s(l.Path)
+			rel[i] = l
+		}
+		f.Related = rel
 	}
 	if f.Repair != nil {
 		rp := *f.Repair
