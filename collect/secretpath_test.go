@@ -1,0 +1,58 @@
+package collect_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agc-sarif/agc-sarif/internal/secrettest"
+)
+
+// TestSecretPathIsNoLocation: a reviewer's finding at a file whose name holds a token (the file
+// exists) is not shown at that file, since its path cannot be written; it stands at line 1 of
+// the fallback file, says why, and the token is in no output.
+func TestSecretPathIsNoLocation(t *testing.T) {
+	dir := t.TempDir()
+	tok := secrettest.Join("gh", "p_", secrettest.Fake(400, 36, secrettest.Alnum))
+	os.MkdirAll(filepath.Join(dir, "notes"), 0o755)
+	os.WriteFile(filepath.Join(dir, "notes", "key-"+tok+".txt"), []byte("a\nb\nc\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("project\n"), 0o644)
+	resp := `{"agc":"0.1","gate":{"id":"review","kind":"judgment"},"verdict":"steer","findings":[{"rule":"naming","message":"rename it","location":{"path":"notes/key-` + tok + `.txt","line":2}}]}` + "\n"
+	os.WriteFile(filepath.Join(dir, "review.jsonl"), []byte(resp), 0o644)
+	o := collectIn(t, dir, time.Minute, "--fail-on", "none", "review.jsonl")
+	o.expect(t, 0)
+	if strings.Contains(string(o.sarif), tok) || strings.Contains(o.stderr, tok) {
+		t.Fatal("the token reached an output")
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Message   struct{ Text string } `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(o.sarif, &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 {
+		t.Fatalf("want one result: %v\n%s", err, o.sarif)
+	}
+	res := log.Runs[0].Results[0]
+	loc := res.Locations[0].PhysicalLocation
+	if strings.HasPrefix(loc.ArtifactLocation.URI, "notes/") || strings.Contains(loc.ArtifactLocation.URI, "REDACTED") {
+		t.Errorf("the result stands at %s: a hidden path is not a location", loc.ArtifactLocation.URI)
+	}
+	if !strings.Contains(string(o.sarif), "holds a secret, so it is not shown and not used as the location") {
+		t.Errorf("the result does not say why it moved:\n%s", res.Message.Text)
+	}
+}
