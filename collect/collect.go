@@ -28,6 +28,7 @@ type Config struct {
 	IncludeUnstructured bool          // report hook decisions that carry no AGC response
 	Redact              bool          // redact secrets before any output
 	FailOn              []Outcome     // outcomes that make the run fail
+	Levels              Levels        // --level overrides of the output level per verdict
 	MaxRecord           int           // largest record parsed whole (0 → inputs.DefaultMaxRecord)
 	Jobs                int           // files read at once (0 → number of CPUs)
 	Dir                 string        // working folder
@@ -155,9 +156,10 @@ func findRoot(ctx context.Context, cfg Config) (string, error) {
 	return abs, nil
 }
 
-// category is the runAutomationDetails.id: --category, else "<workflow file>:<job>/" inside
-// GitHub Actions (as codeql-action does), else "agc/". An id without "/" gets one appended, since
-// GitHub reads the category as everything before the last "/".
+// category is the runAutomationDetails.id: --category (the action's category input), else
+// "agc:<workflow file>:<job>/" inside GitHub Actions followed by the job's matrix values from
+// INPUT_MATRIX (as codeql-action's computeAutomationID does), else "agc/". An id without "/" gets
+// one appended, since GitHub reads the category as everything before the last "/".
 func category(cfg Config) string {
 	c := cfg.Category
 	if c == "" {
@@ -168,7 +170,7 @@ func category(cfg Config) string {
 			if j := strings.LastIndex(wf, "@"); j >= 0 {
 				wf = wf[:j]
 			}
-			c = "agc:" + wf + ":" + job + "/"
+			c = "agc:" + wf + ":" + job + "/" + matrixSuffix(cfg.Getenv("INPUT_MATRIX"))
 		} else {
 			c = "agc/"
 		}
@@ -186,7 +188,7 @@ func count(fs []findings.Finding) Counts {
 		switch {
 		case f.Kind == findings.Contract:
 			c.Contract++
-			if f.Level == findings.Error {
+			if f.Severity == findings.Error {
 				c.ContractErrors++
 			}
 		case f.Verdict == gates.Block:

@@ -17,7 +17,7 @@ const (
 	FailJudgmentBlock Outcome = "judgment-block" // a judging agent's block
 	FailRepaired      Outcome = "repaired"       // any repair
 	FailSteer         Outcome = "steer"          // any steer
-	FailContract      Outcome = "contract"       // a contract breach of level error (agc/…)
+	FailContract      Outcome = "contract"       // a contract breach of severity error (agc/…)
 	FailNone          Outcome = "none"           // never fail
 )
 
@@ -59,7 +59,7 @@ func (o Outcome) matches(f findings.Finding) bool {
 	case FailSteer:
 		return f.Kind != findings.Contract && f.Verdict == gates.Steer
 	case FailContract:
-		return f.Kind == findings.Contract && f.Level == findings.Error
+		return f.Kind == findings.Contract && f.Severity == findings.Error
 	}
 	return false
 }

@@ -47,6 +47,7 @@ func finish(ctx context.Context, cfg Config, res *Result, files []file, start ti
 		}
 		fs = append(fs, anchorRedacted(red, anc, f, fallback))
 	}
+	setLevels(cfg.FailOn, cfg.Levels, fs)
 	fs = findings.Aggregate(fs, maxExamples)
 	res.Findings = sortHeaviest(fs)
 
@@ -64,7 +65,7 @@ func finish(ctx context.Context, cfg Config, res *Result, files []file, start ti
 		Root:                res.Root,
 		Fallback:            findings.Location{Path: "README.md", StartLine: 1},
 		Notifications:       redactNotifications(red, notifications(res)),
-		ExecutionSuccessful: !res.Unreadable(),
+		ExecutionSuccessful: true, // an unreadable input is an error notification, not a failed run
 		Start:               start,
 		End:                 cfg.Now(),
 	})

@@ -61,14 +61,14 @@ func report(env *Env, res *collect.Result) int {
 		if f.Source.Line > 0 {
 			where = fmt.Sprintf("%s:%d", where, f.Source.Line)
 		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", where, f.Level, f.RuleID, f.Message)
+		fmt.Fprintf(w, "%s: %s: %s: %s\n", where, f.Severity, f.RuleID, f.Message)
 		if c, ok := gates.LookupCheck(f.RuleID); ok {
 			fmt.Fprintf(w, "    fix: %s\n", c.Fix)
 		}
 		if f.Count > 1 {
 			fmt.Fprintf(w, "    (seen %d times)\n", f.Count)
 		}
-		if f.Level == findings.Error {
+		if f.Severity == findings.Error { // the check's own severity, not the output level
 			errors++
 		}
 	}

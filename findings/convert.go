@@ -27,8 +27,9 @@ func FromResponse(r *gates.Response, base Finding) []Finding {
 		f.Kind = kind
 		f.Verdict = v
 		f.Level = DefaultLevel(v)
+		f.Severity = ""
 		if l := Level(gf.Severity); l.Weight() > 0 {
-			f.Level = l
+			f.Level, f.Severity = l, l
 		}
 		f.Message = gf.Message
 		f.HelpURI = gf.HelpURI
@@ -76,6 +77,7 @@ func FromBreach(b gates.Breach, base Finding) Finding {
 	if c, ok := gates.LookupCheck(b.Check); ok {
 		f.Level = Level(c.Level)
 	}
+	f.Severity = f.Level
 	f.Message = b.Message
 	if b.Line > 0 {
 		f.Source.Line += b.Line - 1

@@ -100,20 +100,26 @@ type Example struct {
 // Finding is one normalised finding: a gate's finding, a contract breach or an unstructured hook
 // decision. Every input produces these; every output consumes them.
 type Finding struct {
-	RuleID   string        `json:"rule_id"` // "<gate>/<rule>", "agc/<check>" or "hook/<name>"
-	Gate     string        `json:"gate"`    // gate id ("agc" for contract findings)
-	Rule     string        `json:"rule"`
-	Target   string        `json:"target,omitempty"` // "Tool.field", when stated
-	Kind     Kind          `json:"kind"`
-	Verdict  gates.Verdict `json:"verdict,omitempty"` // the finding's verdict ("" for contract findings)
-	Level    Level         `json:"level"`
-	Message  string        `json:"message"`
-	HelpURI  string        `json:"help_uri,omitempty"`
-	Location *Location     `json:"location,omitempty"` // as stated or anchored; nil until anchored
-	Repair   *Repair       `json:"repair,omitempty"`
-	Call     *Call         `json:"call,omitempty"`
-	Source   Source        `json:"source"`
-	Time     string        `json:"time,omitempty"` // RFC 3339, when known
+	RuleID  string        `json:"rule_id"` // "<gate>/<rule>", "agc/<check>" or "hook/<name>"
+	Gate    string        `json:"gate"`    // gate id ("agc" for contract findings)
+	Rule    string        `json:"rule"`
+	Target  string        `json:"target,omitempty"` // "Tool.field", when stated
+	Kind    Kind          `json:"kind"`
+	Verdict gates.Verdict `json:"verdict,omitempty"` // the finding's verdict ("" for contract findings)
+	// Level is the output level (SARIF result level, annotation kind). Readers set a default;
+	// collect sets the final one from --fail-on and --level, so it may change per run.
+	Level Level `json:"level"`
+	// Severity is the finding's own weight, which the output level does not change: a contract
+	// check's level from the check table, or the severity an AGC finding states ("" if none).
+	// --fail-on contract tests it.
+	Severity Level     `json:"severity,omitempty"`
+	Message  string    `json:"message"`
+	HelpURI  string    `json:"help_uri,omitempty"`
+	Location *Location `json:"location,omitempty"` // as stated or anchored; nil until anchored
+	Repair   *Repair   `json:"repair,omitempty"`
+	Call     *Call     `json:"call,omitempty"`
+	Source   Source    `json:"source"`
+	Time     string    `json:"time,omitempty"` // RFC 3339, when known
 	// Anchored says why Location is not where the event happened ("" when it is).
 	Anchored string `json:"anchored,omitempty"`
 	// Related are other places the finding concerns, shown as SARIF relatedLocations. When

@@ -105,7 +105,7 @@ func build(fs []findings.Finding, opts Options, maxGzip int) (*Log, error) {
 	b.files = files
 	defer files.close()
 
-	items := b.place(fs)
+	items := b.fold(b.place(fs))
 	items = b.limitResults(items)
 	return b.fit(items, maxGzip)
 }

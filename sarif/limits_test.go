@@ -25,7 +25,7 @@ func manyFindings(n, rules int) []findings.Finding {
 			RuleID: "gate-a/" + rule, Gate: "gate-a", Rule: rule, Kind: findings.RuntimeGate,
 			Level:    lvl,
 			Message:  fmt.Sprintf("Finding number %d of the run.", i),
-			Location: &findings.Location{Path: fmt.Sprintf("src/file%d.go", i%50), StartLine: 1 + i%40},
+			Location: &findings.Location{Path: fmt.Sprintf("src/file%d.go", i%50), StartLine: 1 + i}, // one line each: results on one line of one rule are folded
 			Call:     &findings.Call{Runtime: "claude-code", Event: "PreToolUse", Tool: "Bash", Command: fmt.Sprintf("make target-%d", i)},
 			Source:   findings.Source{File: "session.jsonl", Line: i + 1}, Count: 1 + i%7,
 		}
@@ -86,9 +86,11 @@ func TestLimitResults(t *testing.T) {
 
 // TestLimitKeepsHeaviest checks the order of keeping: level, then count, then input order.
 func TestLimitKeepsHeaviest(t *testing.T) {
+	line := 0
 	mk := func(msg string, lvl findings.Level, count int) findings.Finding {
+		line++ // one line each: results on one line of one rule are folded
 		return findings.Finding{RuleID: "g/r", Gate: "g", Rule: "r", Kind: findings.RuntimeGate, Level: lvl, Message: msg,
-			Location: &findings.Location{Path: "a.go", StartLine: 1}, Count: count}
+			Location: &findings.Location{Path: "a.go", StartLine: line}, Count: count}
 	}
 	fs := []findings.Finding{
 		mk("note big.", findings.Note, 100), mk("warning 1.", findings.Warning, 1), mk("error 1.", findings.Error, 1),
@@ -99,9 +101,10 @@ func TestLimitKeepsHeaviest(t *testing.T) {
 	_, _, doc := written(t, fs, opts)
 	var got []string
 	for _, r := range list(t, run0(t, doc), "results") {
-		got = append(got, r.(map[string]any)["message"].(map[string]any)["text"].(string))
+		text := r.(map[string]any)["message"].(map[string]any)["text"].(string)
+		got = append(got, strings.SplitN(text, "\n", 2)[0])
 	}
-	want := "error 1.|warning 5. (seen 5 times)|warning 5 later. (seen 5 times)|error 2. (seen 2 times)"
+	want := "error 1.|warning 5.|warning 5 later.|error 2."
 	if strings.Join(got, "|") != want {
 		t.Errorf("kept %q\nwant %q", strings.Join(got, "|"), want)
 	}

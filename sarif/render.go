@@ -9,7 +9,6 @@ import (
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // semver is SemVer 2.0 (semanticVersion must be one; version may be anything).
@@ -37,25 +36,18 @@ func (b *builder) render(items []*item, markdown bool) ([]byte, error) {
 	stats := map[string]*ruleStats{}
 	ids := make([]string, len(items))
 	for i, it := range items {
-		id := it.f.RuleID
-		if id == "" {
-			gate, rule := ruleParts(it.f)
-			id = gate + "/" + rule
-			if gate == "" || rule == "" {
-				id = "agc/unknown"
-			}
-		}
+		id := resultRuleID(it.f)
 		ids[i] = id
 		s := stats[id]
 		if s == nil {
 			gate, rule := ruleParts(it.f)
-			s = &ruleStats{id: id, gate: gate, rule: rule, kind: it.f.Kind, verdicts: map[gates.Verdict]int{}}
+			s = &ruleStats{id: id, gate: gate, rule: rule, kind: it.f.Kind}
 			if s.kind == "" {
 				s.kind = findings.RuntimeGate
 			}
 			stats[id] = s
 		}
-		s.add(it.f, it.level)
+		s.add(it.f)
 	}
 	ruleIDs := make([]string, 0, len(stats))
 	for id := range stats {

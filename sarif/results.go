@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -32,6 +33,8 @@ type item struct {
 	loc      findings.Location
 	own      bool   // loc is the finding's own location, not the fallback
 	fallback string // why the fallback was used ("" when own)
+	// also are the findings folded into this result: same rule and line hash, lighter or later.
+	also []*findings.Finding
 }
 
 // resultLevel is the finding's level, else its verdict's, else its check's, else warning.
@@ -127,10 +130,7 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 	f := it.f
 	fi := b.files.get(it.path)
 	reg := region(it.loc, fi)
-	text := messageText(f)
-	if why := anchoredWhy(it); why != "" {
-		text += " " + sentence(why) // GitHub shows only message.text: say why the alert stands here
-	}
+	text := messageText(it)
 	rel := b.related(f)
 	text = linkRelated(text, rel)
 	dst = appendString(appendKey(append(dst, '{'), "ruleId", true), ruleID)
@@ -203,7 +203,7 @@ func linkRelated(text string, rel []relatedLoc) string {
 		extra = append(extra, link)
 	}
 	if len(extra) > 0 {
-		text += " Related: " + strings.Join(extra, ", ") + "."
+		text += "\nRelated: " + strings.Join(extra, ", ") + "." // one fact per line, as in findings.AlertText
 	}
 	return text
 }
@@ -252,17 +252,15 @@ func appendFix(dst []byte, it *item, uri string, reg span) []byte {
 	return append(dst, `}}]}]}`...)
 }
 
-// messageText is the alert title: the finding's message, then the count when it stands for
-// several events.
-func messageText(f *findings.Finding) string {
-	text := oneLine(f.Message)
-	if text == "" {
-		gate, rule := ruleParts(f)
-		text = fmt.Sprintf("Gate %s reported rule %s.", gate, rule)
+// messageText is the alert body GitHub shows: findings.AlertText, then why the fallback
+// location was used, then what was folded into the result.
+func messageText(it *item) string {
+	text := findings.AlertText(it.f)
+	if it.fallback != "" {
+		text += "\n" + sentence("anchored at the fallback location: "+cut(it.fallback, maxProperty))
 	}
-	text = cut(text, maxMessage)
-	if f.Count > 1 {
-		text += fmt.Sprintf(" (seen %d times)", f.Count)
+	if folded := foldedText(it); folded != "" {
+		text += "\n" + folded
 	}
 	return text
 }
@@ -278,11 +276,7 @@ func messageMarkdown(it *item) string {
 			b.WriteString(p)
 		}
 	}
-	w(mdEscape(cut(oneLine(f.Message), maxMessage)))
-	if f.Message == "" {
-		w(mdEscape(messageText(f)))
-	}
-	w("\n\n")
+	w(mdEscape(findings.FirstSentence(f)), "\n\n")
 	if f.Verdict != "" {
 		w("**Verdict:** ", mdEscape(string(f.Verdict)), " · ")
 	}
@@ -338,6 +332,16 @@ func messageMarkdown(it *item) string {
 	}
 	if f.Source.File != "" {
 		w("\n**Source:** ", mdCode(sourceString(f.Source)), "\n")
+	}
+	if len(it.also) > 0 {
+		w("\n**Folded into this alert:**\n\n")
+		for i, g := range it.also {
+			if i == maxFoldedExamples {
+				fmt.Fprintf(&b, "- … %d more\n", len(it.also)-i)
+				break
+			}
+			w("- ", mdEscape(foldedLine(g)), "\n")
+		}
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -430,16 +434,54 @@ func appendProperties(dst []byte, it *item) []byte {
 	put("event", c.Event, false)
 	put("filePath", c.FilePath, false)
 	put("firstTime", first, false)
+	if len(it.also) > 0 {
+		dst = appendFolded(appendKey(dst, "folded", n == 0), it.also)
+		n++
+	}
 	put("gate", gate, true)
 	put("hook", c.Hook, false)
 	put("kind", string(f.Kind), true)
 	put("lastTime", f.LastTime, false)
 	put("runtime", c.Runtime, false)
 	put("sessionId", c.SessionID, false)
+	put("severity", string(f.Severity), false)
 	put("source", source, false)
 	put("target", f.Target, false)
 	put("tool", c.Tool, false)
 	put("toolUseId", c.ToolUseID, false)
 	put("verdict", string(f.Verdict), false)
+	if len(it.also) > 0 {
+		dst = append(appendKey(dst, "verdictCounts", false), '{')
+		keys, counts := verdictCounts(it)
+		sort.Strings(keys)
+		for i, k := range keys {
+			dst = strconv.AppendInt(appendKey(dst, k, i == 0), int64(counts[k]), 10)
+		}
+		dst = append(dst, '}')
+	}
 	return append(dst, '}')
+}
+
+// appendFolded appends the findings folded into a result as an array of objects: count, level,
+// message (the first sentence), source, verdict; at most maxFoldedExamples of them.
+func appendFolded(dst []byte, also []*findings.Finding) []byte {
+	dst = append(dst, '[')
+	for i, f := range also {
+		if i == maxFoldedExamples {
+			break
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(appendKey(append(dst, '{'), "count", true), int64(max(f.Count, 1)), 10)
+		dst = appendString(appendKey(dst, "level", false), string(f.Level))
+		dst = appendString(appendKey(dst, "message", false), cut(findings.FirstSentence(f), maxProperty))
+		dst = appendString(appendKey(dst, "source", false), cut(sourceString(f.Source), maxProperty))
+		v := string(f.Verdict)
+		if v == "" {
+			v = string(f.Kind)
+		}
+		dst = append(appendString(appendKey(dst, "verdict", false), v), '}')
+	}
+	return append(dst, ']')
 }

@@ -3,7 +3,6 @@ package sarif
 import (
 	"fmt"
 	"net/url"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -20,24 +19,23 @@ const (
 	maxTags        = 10
 )
 
-// ruleStats is what the kept results of one rule id say about it.
+// ContractTableURI is the helpUri of every agc/* rule: the README's table of contract checks.
+const ContractTableURI = "https://github.com/agc-sarif/agc-sarif#contract-checks"
+
+// LevelTableURI is the README's table of how verdicts become levels, named in gate rules' help.
+const LevelTableURI = "https://github.com/agc-sarif/agc-sarif#levels"
+
+// ruleStats is what the results of one rule id say about it. It holds nothing that changes from
+// run to run but the gate's own help link, so the rule's metadata is stable.
 type ruleStats struct {
-	id       string
-	gate     string
-	rule     string
-	kind     findings.Kind
-	level    findings.Level // heaviest level among its results
-	verdicts map[gates.Verdict]int
-	helpURI  string
+	id      string
+	gate    string
+	rule    string
+	kind    findings.Kind
+	helpURI string
 }
 
-func (s *ruleStats) add(f *findings.Finding, lvl findings.Level) {
-	if lvl.Weight() > s.level.Weight() {
-		s.level = lvl
-	}
-	if f.Verdict.Valid() {
-		s.verdicts[f.Verdict] += max(f.Count, 1)
-	}
+func (s *ruleStats) add(f *findings.Finding) {
 	if s.helpURI == "" && validHelpURI(f.HelpURI) {
 		s.helpURI = f.HelpURI
 	}
@@ -67,38 +65,71 @@ func ruleParts(f *findings.Finding) (gate, rule string) {
 }
 
 // descriptor builds the reportingDescriptor of one rule: contract rules from the check table,
-// gate and hook rules from what their results say.
+// gate and hook rules from their gate, rule and kind.
 func descriptor(s *ruleStats) *gosarif.ReportingDescriptor {
 	if c, ok := gates.LookupCheck(s.id); ok {
 		return contractDescriptor(c)
 	}
+	lvl := kindLevel(s.kind)
 	d := gosarif.NewRule(s.id).
 		WithName(pascalCase(s.id)).
 		WithShortDescription(gosarif.NewMultiformatMessageString(cut(shortText(s), maxDescription))).
 		WithFullDescription(gosarif.NewMultiformatMessageString(cut(fullText(s), maxDescription))).
-		WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(string(s.level)))
+		WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(string(lvl)))
 	text, md := helpText(s)
 	d.WithTextHelp(text).WithMarkdownHelp(md)
 	if s.helpURI != "" {
 		d.WithHelpURI(s.helpURI)
 	}
-	d.WithProperties(ruleProperties(s.level, string(s.kind), s.gate))
+	d.WithProperties(ruleProperties(lvl, string(s.kind), s.gate))
 	return d
 }
 
+// kindLevel is the defaultConfiguration.level of a gate or hook rule, fixed by its kind: the
+// level its block gets under the default --fail-on (a judgment block fails the step, a runtime
+// or hook block does not). Every result states its own level, which GitHub shows.
+func kindLevel(k findings.Kind) findings.Level {
+	if k == findings.JudgmentGate {
+		return findings.Error
+	}
+	return findings.Warning
+}
+
+// contractDescriptor is the rule of a contract check: plain-text title and description, help
+// that stands alone, and a link to the README's table of all checks.
 func contractDescriptor(c gates.Check) *gosarif.ReportingDescriptor {
 	d := gosarif.NewRule(c.ID).
 		WithName(cut(c.Name, maxRuleName)).
-		WithShortDescription(gosarif.NewMultiformatMessageString(cut(c.Short, maxDescription))).
-		WithFullDescription(gosarif.NewMultiformatMessageString(cut(c.Full, maxDescription))).
-		WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(c.Level))
-	text := c.Short + "\n\n" + c.Full + "\n\nFix: " + c.Fix + "\n\nBinding: " + c.Binding + ". Source: " + c.SpecNote
-	md := "**" + c.Short + "**\n\n" + c.Full + "\n\n**How to fix.** " + c.Fix +
-		"\n\n_Binding: " + c.Binding + ". Source: " + c.SpecNote + "_"
+		WithShortDescription(gosarif.NewMultiformatMessageString(cut(plain(c.Short), maxDescription))).
+		WithFullDescription(gosarif.NewMultiformatMessageString(cut(plain(c.Full), maxDescription))).
+		WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(c.Level)).
+		WithHelpURI(ContractTableURI)
+	applies := "Applies to: " + bindingText(c.Binding) + ". Severity: " + c.Level +
+		" (with the default --fail-on, a breach of severity error fails the step)."
+	text := plain(c.Short) + "\n\n" + plain(c.Full) + "\n\nHow to fix: " + plain(c.Fix) + "\n\n" + applies +
+		"\n\nAll contract checks: " + ContractTableURI
+	md := "**" + c.Short + "**\n\n" + c.Full + "\n\n**How to fix.** " + c.Fix + "\n\n_" + applies +
+		"_ All contract checks: <" + ContractTableURI + ">"
 	d.WithTextHelp(text).WithMarkdownHelp(md)
 	d.WithProperties(ruleProperties(findings.Level(c.Level), string(findings.Contract), c.Binding))
 	return d
 }
+
+// bindingText says in words where a check applies.
+func bindingText(b string) string {
+	switch b {
+	case "any":
+		return "every AGC response"
+	case "judgment":
+		return "the final message of a judging agent (reviewer, auditor)"
+	case "hook":
+		return "a guard hook's answer to the runtime"
+	}
+	return "a " + b + " hook's answer to the runtime"
+}
+
+// plain drops the backticks of Markdown code spans, for fields GitHub shows as plain text.
+func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 // ruleProperties is the property bag GitHub reads: tags (at most 10), precision, problem.severity.
 func ruleProperties(lvl findings.Level, tags ...string) gosarif.Properties {
@@ -155,81 +186,68 @@ func pascalCase(id string) string {
 	return cut(b.String(), maxRuleName)
 }
 
-// gatePhrase names a gate with its kind: "the runtime gate `g` (a hook at a tool boundary)".
-func gatePhrase(k findings.Kind, gate string) string {
+// gatePhrase names a gate with its kind: "the runtime gate g (a hook at a tool boundary)";
+// code marks the gate's name (Markdown) or not (plain text).
+func gatePhrase(k findings.Kind, gate string, code func(string) string) string {
 	switch k {
 	case findings.JudgmentGate:
-		return "the judgment gate " + mdCode(gate) + " (a reviewer, auditor or other judging agent)"
+		return "the judgment gate " + code(gate) + " (a reviewer, auditor or other judging agent)"
 	case findings.Contract:
-		return "the contract checks " + mdCode(gate) + " of agc-sarif"
+		return "the contract checks " + code(gate) + " of agc-sarif"
 	}
-	return "the runtime gate " + mdCode(gate) + " (a hook at a tool boundary)"
+	return "the runtime gate " + code(gate) + " (a hook at a tool boundary)"
 }
 
+func asIs(s string) string { return s }
+
+// shortText is the alert title: "code-review: sql-injection", "hook guard.sh: decision without
+// an AGC response".
 func shortText(s *ruleStats) string {
 	if s.kind == findings.Unstructured {
-		return fmt.Sprintf("Decisions of hook %s that carried no AGC response.", mdCode(s.rule))
+		return "hook " + s.rule + ": decision without an AGC response"
 	}
-	return fmt.Sprintf("Findings of gate %s, rule %s.", mdCode(s.gate), mdCode(s.rule))
+	return s.gate + ": " + s.rule
 }
 
 func fullText(s *ruleStats) string {
-	seen := verdictList(s.verdicts)
 	if s.kind == findings.Unstructured {
-		return fmt.Sprintf("The hook %s refused or changed an agent's tool call without an AGC response "+
-			"(a plain exit-2 block, a bare deny), so no gate or rule is named. Verdicts seen: %s.", mdCode(s.rule), seen)
+		return "The hook " + s.rule + " refused, rewrote or commented on an AI coding agent's tool call " +
+			"without an AGC response (a plain exit-2 block, a bare deny), so no gate or rule is named."
 	}
-	return fmt.Sprintf("Rule %s of %s. Verdicts seen: %s.", mdCode(s.rule), gatePhrase(s.kind, s.gate), seen)
-}
-
-// verdictList renders the verdicts seen, heaviest first, with counts: "block (3), steer (1)".
-func verdictList(vs map[gates.Verdict]int) string {
-	keys := make([]gates.Verdict, 0, len(vs))
-	for v := range vs {
-		keys = append(keys, v)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].Heavier(keys[j]) })
-	parts := make([]string, 0, len(keys))
-	for _, v := range keys {
-		parts = append(parts, fmt.Sprintf("%s (%d)", v, vs[v]))
-	}
-	if len(parts) == 0 {
-		return "none stated"
-	}
-	return strings.Join(parts, ", ")
+	return "Rule " + s.rule + " of " + gatePhrase(s.kind, s.gate, asIs) +
+		": each alert is a verdict it gave on an AI coding agent's work."
 }
 
 var verdictHelp = []struct {
 	v    gates.Verdict
 	text string
 }{
-	{gates.Block, "block: the gate refused the tool call; the agent had to find another way."},
-	{gates.Repaired, "repaired: the gate rewrote the tool call and let the rewritten call run; check the rewrite (before and after are in the alert)."},
+	{gates.Block, "block: the gate refused the tool call or the change; the agent had to find another way."},
+	{gates.Repaired, "repaired: the gate rewrote the tool call and let the rewritten call run; check the rewrite (the alert shows before and after)."},
 	{gates.Steer, "steer: the gate let the call run and told the agent how to go on."},
 }
 
+// helpText is the rule's help, the same for every run: what the rule's alerts are, what each
+// verdict means, what an alert shows, and how levels are chosen.
 func helpText(s *ruleStats) (text, md string) {
-	who := gatePhrase(s.kind, s.gate)
+	who, whoMD := gatePhrase(s.kind, s.gate, asIs), gatePhrase(s.kind, s.gate, mdCode)
 	if s.kind == findings.Unstructured {
-		who = fmt.Sprintf("the hook %s (no AGC response)", mdCode(s.rule))
+		who, whoMD = "the hook "+s.rule+" (no AGC response)", "the hook "+mdCode(s.rule)+" (no AGC response)"
 	}
-	lead := fmt.Sprintf("Alerts of this rule record decisions that %s took about an AI coding agent's actions.", who)
+	lead := "Alerts of this rule record decisions that %s took about an AI coding agent's actions."
 	var tl, ml []string
 	for _, h := range verdictHelp {
-		if s.verdicts[h.v] > 0 {
-			tl = append(tl, "- "+h.text)
-			ml = append(ml, "- **"+strings.Replace(h.text, ":", ":**", 1))
-		}
+		tl = append(tl, "- "+h.text)
+		ml = append(ml, "- **"+strings.Replace(h.text, ":", ":**", 1))
 	}
-	tail := "Each alert names the tool call, the command or file, any repair, and the input record it was read from."
-	text = lead + "\n\n" + strings.Join(tl, "\n") + "\n\n" + tail
-	md = lead + "\n\n" + strings.Join(ml, "\n") + "\n\n" + tail
-	if len(tl) == 0 {
-		text, md = lead+"\n\n"+tail, lead+"\n\n"+tail
-	}
+	tail := "Each alert names the verdict, the tool call and its command or file, any repair's before and after, " +
+		"and the input record it was read from. An alert's level is error when its verdict fails the agc-sarif step " +
+		"(the --fail-on option), else warning for a block or repair and note for a steer: " + LevelTableURI
+	text = fmt.Sprintf(lead, who) + "\n\n" + strings.Join(tl, "\n") + "\n\n" + tail
+	md = fmt.Sprintf(lead, whoMD) + "\n\n" + strings.Join(ml, "\n") + "\n\n" + tail
 	if s.helpURI != "" {
-		text += "\n\nMore: " + s.helpURI
-		md += "\n\nMore: <" + s.helpURI + ">"
+		text += "\n\nMore from the gate: " + s.helpURI
+		md += "\n\nMore from the gate: <" + s.helpURI + ">"
 	}
 	return text, md
 }

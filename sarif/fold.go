@@ -1,0 +1,158 @@
+package sarif
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// maxFoldedExamples is how many folded findings a result names in its text and properties.
+const maxFoldedExamples = 10
+
+// resultRuleID is the ruleId of a finding's result: its RuleID, else "<gate>/<rule>", else
+// "agc/unknown".
+func resultRuleID(f *findings.Finding) string {
+	if f.RuleID != "" {
+		return f.RuleID
+	}
+	gate, rule := ruleParts(f)
+	if gate == "" || rule == "" {
+		return "agc/unknown"
+	}
+	return gate + "/" + rule
+}
+
+// foldKey is what GitHub merges alerts on: the rule and primaryLocationLineHash, or, when the
+// file cannot be read (no hash), the rule, path and line.
+func (b *builder) foldKey(it *item) string {
+	fi := b.files.get(it.path)
+	line := region(it.loc, fi).startLine
+	if fi.ok && line <= len(fi.hashes) {
+		return resultRuleID(it.f) + "\x00hash\x00" + fi.hashes[line-1]
+	}
+	return fmt.Sprintf("%s\x00at\x00%s\x00%d", resultRuleID(it.f), it.path, line)
+}
+
+// fold makes one result of the items that GitHub would merge into one alert (same ruleId and
+// primaryLocationLineHash), so that which verdict wins is not left to GitHub: the heaviest item
+// stands for the group, at its level and in the place of the group's first item; the others are
+// kept in its also and named in its text and properties.
+func (b *builder) fold(items []*item) []*item {
+	idx := map[string]int{}
+	var groups [][]*item
+	for _, it := range items {
+		k := b.foldKey(it)
+		if i, ok := idx[k]; ok {
+			groups[i] = append(groups[i], it)
+			continue
+		}
+		idx[k] = len(groups)
+		groups = append(groups, []*item{it})
+	}
+	out := make([]*item, 0, len(groups))
+	for _, g := range groups {
+		head := g[0]
+		for _, it := range g[1:] {
+			if leads(it, head) {
+				head = it
+			}
+		}
+		for _, it := range g {
+			if it != head {
+				head.also = append(head.also, it.f)
+			}
+		}
+		head.order = g[0].order
+		out = append(out, head)
+	}
+	return out
+}
+
+// leads says whether a should stand for a group instead of b: heavier level, then heavier
+// verdict, then more events; b (the earlier) otherwise.
+func leads(a, b *item) bool {
+	if wa, wb := a.level.Weight(), b.level.Weight(); wa != wb {
+		return wa > wb
+	}
+	if a.f.Verdict != b.f.Verdict {
+		return a.f.Verdict.Heavier(b.f.Verdict)
+	}
+	return a.f.Count > b.f.Count
+}
+
+// verdictCounts counts the events of a folded result per verdict ("contract" for breaches),
+// heaviest first: "block 1, repaired 2".
+func verdictCounts(it *item) (keys []string, counts map[string]int) {
+	counts = map[string]int{}
+	for _, f := range it.members() {
+		k := string(f.Verdict)
+		switch {
+		case f.Kind == findings.Contract:
+			k = "contract"
+		case k == "":
+			k = "unstated"
+		}
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k] += max(f.Count, 1)
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		return gates.Verdict(keys[i]).Weight() > gates.Verdict(keys[j]).Weight()
+	})
+	return keys, counts
+}
+
+// members is the item's own finding and the findings folded into it.
+func (it *item) members() []*findings.Finding {
+	return append([]*findings.Finding{it.f}, it.also...)
+}
+
+// foldedText is the part of message.text that names what was folded into the result: the count
+// per verdict, then one line per folded finding (its verdict, first sentence, tool call or
+// repair, and where it was recorded).
+func foldedText(it *item) string {
+	if len(it.also) == 0 {
+		return ""
+	}
+	keys, counts := verdictCounts(it)
+	parts := make([]string, len(keys))
+	total := 0
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, counts[k])
+		total += counts[k]
+	}
+	lines := []string{fmt.Sprintf("This alert stands for %d events of this rule on this line: %s.", total, strings.Join(parts, ", "))}
+	for i, f := range it.also {
+		if i == maxFoldedExamples {
+			lines = append(lines, fmt.Sprintf("… and %d more (in the result's properties, folded)", len(it.also)-i))
+			break
+		}
+		lines = append(lines, "Also "+foldedLine(f))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// foldedLine describes one folded finding on one line.
+func foldedLine(f *findings.Finding) string {
+	v := string(f.Verdict)
+	if v == "" {
+		v = string(f.Kind)
+	}
+	s := v + ": " + findings.FirstSentence(f)
+	if r := findings.RepairLine(f.Repair); r != "" {
+		s += " " + r + "."
+	} else if c := findings.CallLine(f.Call); c != "" {
+		s += " " + c + "."
+	}
+	if f.Count > 1 {
+		s += fmt.Sprintf(" Seen %d times.", f.Count)
+	}
+	if f.Source.File != "" {
+		s += " Recorded at " + findings.SourceString(f.Source) + "."
+	}
+	return s
+}
