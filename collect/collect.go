@@ -25,6 +25,7 @@ type Config struct {
 	Format              inputs.Format // "" or auto: detect per file
 	Root                string        // repository root; "" → git top level, else GITHUB_WORKSPACE, else Dir
 	Category            string        // runAutomationDetails.id; "" → workflow:job/ in Actions, else agc/
+	Matrix              string        // the job's matrix as JSON (toJSON(matrix)), for the default category
 	IncludeUnstructured bool          // report hook decisions that carry no AGC response
 	Redact              bool          // redact secrets before any output
 	FailOn              []Outcome     // outcomes that make the run fail
@@ -157,8 +158,8 @@ func findRoot(ctx context.Context, cfg Config) (string, error) {
 }
 
 // category is the runAutomationDetails.id: --category (the action's category input), else
-// "agc:<workflow file>:<job>/" inside GitHub Actions followed by the job's matrix values from
-// INPUT_MATRIX (as codeql-action's computeAutomationID does), else "agc/". An id without "/" gets
+// "agc:<workflow file>:<job>/" inside GitHub Actions followed by the job's matrix values
+// (cfg.Matrix, as codeql-action's computeAutomationID does), else "agc/". An id without "/" gets
 // one appended, since GitHub reads the category as everything before the last "/".
 func category(cfg Config) string {
 	c := cfg.Category
@@ -170,7 +171,7 @@ func category(cfg Config) string {
 			if j := strings.LastIndex(wf, "@"); j >= 0 {
 				wf = wf[:j]
 			}
-			c = "agc:" + wf + ":" + job + "/" + matrixSuffix(cfg.Getenv("INPUT_MATRIX"))
+			c = "agc:" + wf + ":" + job + "/" + matrixSuffix(cfg.Matrix)
 		} else {
 			c = "agc/"
 		}

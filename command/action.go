@@ -58,7 +58,9 @@ type actionInputs struct {
 	Format              inputs.Format
 	Category            string
 	FailOn              []collect.Outcome
-	Upload              string // auto, true or false
+	Levels              collect.Levels // input level: overrides of the output level per verdict
+	Matrix              string         // input matrix: toJSON(matrix), for the default category
+	Upload              string         // auto, true or false
 	Token               string
 	SARIFFile           string
 	Wait                bool
@@ -74,6 +76,7 @@ type actionInputs struct {
 func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	in := actionInputs{
 		Category: gha.GetInput("category"),
+		Matrix:   gha.GetInput("matrix"),
 		Token:    gha.GetInput("token"),
 		Root:     gha.GetInput("root"),
 	}
@@ -85,6 +88,9 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	}
 	if in.FailOn, err = collect.ParseFailOn(or(gha.GetInput("fail-on"), collect.DefaultFailOn)); err != nil {
 		return in, fmt.Errorf("input fail-on: %w", err)
+	}
+	if in.Levels, err = collect.ParseLevels(strings.Split(gha.GetInput("level"), "\n")); err != nil {
+		return in, fmt.Errorf("input level: %w", err)
 	}
 	switch in.Upload = strings.ToLower(or(gha.GetInput("upload"), "auto")); in.Upload {
 	case "auto", "true", "false":
@@ -213,7 +219,7 @@ func runAction(ctx context.Context, env *Env) error {
 	in.Paths = dropMissingDefault(workspace, in.Paths, in.Judgments)
 	res, err := collect.Run(ctx, collect.Config{
 		Paths: in.Paths, Judgments: in.Judgments, Format: in.Format, Root: in.Root, Category: in.Category,
-		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn,
+		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn, Levels: in.Levels, Matrix: in.Matrix,
 		Dir: workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
 		Diff: diff.d, SessionAnchor: in.SessionAnchor,
 	})

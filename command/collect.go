@@ -85,18 +85,23 @@ func collectCommand(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "fail-on", Value: collect.DefaultFailOn, Usage: "comma list of outcomes that make the exit status 1: block, judgment-block, repaired, steer, contract, none"},
 			&cli.StringFlag{Name: "base", Usage: "the change's base revision (git diff BASE...HEAD): events that touched no file are anchored beside their session's edits in that diff"},
 			&cli.StringFlag{Name: "session-anchor", Value: string(anchor.SessionEdit), Usage: "with --base, where events that touched no file go: edit (beside the session's nearest edit in the diff) or config (the hook's settings line)"},
+			&cli.StringFlag{Name: "matrix", Usage: "the job's matrix as JSON (${{ toJSON(matrix) }}), appended to the default category"},
+			&cli.StringSliceFlag{Name: "level", Usage: "set the SARIF level of a verdict, overriding what --fail-on gives: KEY=LEVEL, KEY one of block, repaired, steer, contract; LEVEL error, warning or note (repeat, or comma list)"},
 		),
 		Action: func(c *cli.Context) error {
 			cfg, err := configFrom(c, env)
 			if err != nil {
 				return err
 			}
-			cfg.Category = c.String("category")
+			cfg.Category, cfg.Matrix = c.String("category"), c.String("matrix")
 			cfg.Base = c.String("base")
 			if cfg.SessionAnchor, err = anchor.ParseSessionMode(c.String("session-anchor")); err != nil {
 				return usageErrorf("%v", err)
 			}
 			if cfg.FailOn, err = collect.ParseFailOn(c.String("fail-on")); err != nil {
+				return usageErrorf("%v", err)
+			}
+			if cfg.Levels, err = collect.ParseLevels(c.StringSlice("level")); err != nil {
 				return usageErrorf("%v", err)
 			}
 			res, err := collect.Run(c.Context, cfg)

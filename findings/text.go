@@ -122,11 +122,17 @@ func CallLine(c *Call) string {
 }
 
 // RepairLine is "Repair: before → after", each side on one line and cut; "" without a repair.
+// When the sides differ only in white space, they are shown quoted ("\tx" → "    x"), so the
+// change stays visible.
 func RepairLine(r *Repair) string {
 	if r == nil {
 		return ""
 	}
-	return "Repair: " + orEmpty(Clip(r.Before, maxSide)) + " → " + orEmpty(Clip(r.After, maxSide))
+	before, after := Clip(r.Before, maxSide), Clip(r.After, maxSide)
+	if before == after && r.Before != r.After {
+		before, after = cutRunes(strconv.Quote(r.Before), maxSide), cutRunes(strconv.Quote(r.After), maxSide)
+	}
+	return "Repair: " + orEmpty(before) + " → " + orEmpty(after)
 }
 
 func orEmpty(s string) string {
@@ -183,8 +189,10 @@ func Sentence(s string) string {
 
 // Clip puts s on one line (runs of white space become one space) and cuts it to at most n
 // runes, marking a cut with "…".
-func Clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+func Clip(s string, n int) string { return cutRunes(strings.Join(strings.Fields(s), " "), n) }
+
+// cutRunes cuts s to at most n runes, marking a cut with "…".
+func cutRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
