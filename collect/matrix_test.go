@@ -20,7 +20,7 @@ func TestMatrixCategory(t *testing.T) {
 		{`{"object": {"language": "javascript"}, "list": [1], "nil": null}`, "", key + "list:/nil:/object:/"},
 		{`{"node": 18, "experimental": false}`, "", key + "experimental:false/node:18/"},
 		{`{"a+": "x", "a": "y"}`, "", key + "a+:x/a:y/"}, // JavaScript sorts "a+,x" before "a,y"
-		{`{"os": "linux"}`, "mine", "mine/"},               // the category input always wins
+		{`{"os": "linux"}`, "mine", "mine/"},             // the category input always wins
 		{`{"os": "linux"}`, "mine/x", "mine/x"},
 	}
 	for _, tc := range tests {

@@ -55,10 +55,12 @@ func claudeCases(t *testing.T) []viewCase {
 	return out
 }
 
-// viewCases are the examples and every Claude Code replay.
+// viewCases are the examples (in this repository, whose files they point at) and every Claude
+// Code replay.
 func viewCases(t *testing.T) []viewCase {
-	ex, _ := filepath.Abs("../testdata/examples")
-	return append([]viewCase{{name: "examples", root: ex, paths: []string{ex}}}, claudeCases(t)...)
+	repo, _ := filepath.Abs("..")
+	ex := filepath.Join(repo, "testdata", "examples")
+	return append([]viewCase{{name: "examples", root: repo, paths: []string{ex}}}, claudeCases(t)...)
 }
 
 func (c viewCase) run(t *testing.T, failOn string) *Result {
