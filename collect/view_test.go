@@ -175,6 +175,13 @@ func TestAlertsStandAlone(t *testing.T) {
 				t.Errorf("%s: rule %s: helpUri %q, help cites DESIGN: %v", c.name, rule.ID, rule.HelpURI, strings.Contains(rule.Help.Text, "DESIGN"))
 			}
 		}
+		if c.name == "claude/pre-fold" {
+			// A repair and a block of one rule at the hook's line: one alert, at the block's level.
+			if len(run.Results) != 1 || !strings.Contains(run.Results[0].Message.Text, "block 1, repaired 1") ||
+				prop(run.Results[0].Properties, "verdict") != "block" {
+				t.Errorf("%s: want one folded result led by the block, got %d: %+v", c.name, len(run.Results), run.Results)
+			}
+		}
 		if !run.Invocations[0].ExecutionSuccessful {
 			t.Errorf("%s: executionSuccessful is false", c.name)
 		}

@@ -119,6 +119,15 @@ elif mode == "session-bash":        # session-anchor: one guard answers each com
     elif "push --force" in cmd:
         out(None, 2, blocked)
     out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "main-checkout-access", "ok")}})
+elif mode == "pre-fold":            # good: one gate and rule repair one call and block another; both
+    # stand at the hook's settings line, where GitHub would merge them into one alert
+    if cmd.startswith("cd /srv/main-checkout && "):
+        out({"hookSpecificOutput": {"hookEventName": event, "updatedInput": {"command": fixed}, "additionalContext": repaired}})
+    elif "push --force" in cmd:
+        why = "Force-pushing from the main checkout rewrites the shared branch; push from the workstream."
+        out({"hookSpecificOutput": {"hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": why,
+                                    "additionalContext": agc("block", "main-checkout-access", why)}})
+    out(None)
 elif mode == "pass":
     out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": agc("pass", "main-checkout-access", "ok")}})
 else:
