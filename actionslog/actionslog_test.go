@@ -1,0 +1,123 @@
+package actionslog
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/internal/runnercmd"
+)
+
+var hostile = []string{
+	"x ##[stop-commands]T",
+	"##[error]forged",
+	"see ##[add-mask]secret",
+	"\u2003::error::em space",
+	"\u3000::warning::ideographic space",
+	"\u200b::error::zero width",
+	"#\u00ad#[error]soft hyphen",
+	"a\r::error::after CR",
+	"evil\u202etxt.exe",
+	"\ufeff::notice::bom",
+	"::T::resume guess",
+	"   ::add-mask::indented",
+}
+
+func TestLine(t *testing.T) {
+	for _, s := range hostile {
+		got := Line(s)
+		r := runnercmd.New()
+		r.Feed("x", got)
+		if len(r.Commands) > 0 {
+			t.Errorf("Line(%q) = %q still holds %+v", s, got, r.Commands[0])
+		}
+		if strings.ContainsRune(got, '\u202e') {
+			t.Errorf("Line(%q) keeps U+202E", s)
+		}
+	}
+	if got := Line("plain: a.go:3 ok"); got != "plain: a.go:3 ok" {
+		t.Errorf("plain text changed: %q", got)
+	}
+}
+
+// TestStretches: in Actions every stretch of text is wrapped, each with its own token, our
+// commands are written outside any stretch, and the runner port processes exactly our commands.
+func TestStretches(t *testing.T) {
+	tape := runnercmd.NewTape()
+	l := New(tape.Writer("stdout"), tape.Writer("stderr"), true)
+	n := 0
+	l.token = func() string { n++; return fmt.Sprintf("tok%08d", n) }
+	for _, s := range hostile {
+		fmt.Fprintln(l.Stderr(), "agc-sarif: "+s)
+	}
+	fmt.Fprintln(l.Commands(), "::error file=a.go,line=3::why ##[error]x \u202e")
+	fmt.Fprintln(l.Stdout(), hostile[0])
+	fmt.Fprintf(l.Stderr(), "no newline %s", hostile[1])
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := tape.Replay()
+	var ours []string
+	for _, c := range r.Commands {
+		if !c.Processed {
+			t.Errorf("not processed (stopped): %s:%d %q", c.Stream, c.Line, c.Text)
+			continue
+		}
+		ours = append(ours, c.Name)
+	}
+	want := "stop-commands tok00000001 error stop-commands tok00000002 stop-commands tok00000003"
+	if strings.Join(ours, " ") != want {
+		t.Errorf("commands %q, want %q\nstdout:\n%s\nstderr:\n%s", strings.Join(ours, " "), want, tape.Text("stdout"), tape.Text("stderr"))
+	}
+	if r.Stopped() {
+		t.Error("a stretch was left open")
+	}
+	if strings.ContainsRune(tape.Text("stdout")+tape.Text("stderr"), '\u202e') {
+		t.Error("U+202E reached the log")
+	}
+}
+
+func TestNotInActions(t *testing.T) {
+	var out, errb bytes.Buffer
+	l := New(&out, &errb, false)
+	fmt.Fprintln(l.Stderr(), hostile[0])
+	l.Close()
+	if strings.Contains(errb.String(), "stop-commands::") || errb.String() != `x ##\[stop-commands]T`+"\n" {
+		t.Errorf("stderr %q", errb.String())
+	}
+}
+
+func TestLongLine(t *testing.T) {
+	var out, errb bytes.Buffer
+	l := New(&out, &errb, false)
+	long := strings.Repeat("a", maxLine-1) + "##[error]x"
+	fmt.Fprintln(l.Stderr(), long)
+	l.Close()
+	r := runnercmd.New()
+	r.Feed("stderr", errb.String())
+	if len(r.Commands) > 0 {
+		t.Errorf("command across a broken line: %+v", r.Commands)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	in := map[string]string{"a": "x ##[stop-commands]T", "b": "evil\u202etxt \U000e0041 \u00ad", "c": "::error::y", "d": "###[x"}
+	b, _ := json.MarshalIndent(in, "", "  ")
+	got := JSON(b)
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	for k, v := range in {
+		if back[k] != v {
+			t.Errorf("%s: %q → %q", k, v, back[k])
+		}
+	}
+	r := runnercmd.New()
+	r.Feed("stdout", string(got))
+	if len(r.Commands) > 0 {
+		t.Errorf("commands in JSON: %+v\n%s", r.Commands, got)
+	}
+}
