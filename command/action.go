@@ -193,7 +193,7 @@ func splitPaths(s string) []string {
 // the exit status follows fail-on and is decided only after all of that.
 func runAction(ctx context.Context, env *Env) error {
 	start := time.Now()
-	gha := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(safeWriter{env.Stdout}))
+	gha := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(safeWriter{env.actionsLog().Commands()}))
 	in, err := readInputs(gha)
 	if err != nil {
 		gha.Errorf("%s", err.Error())
@@ -241,7 +241,7 @@ func runAction(ctx context.Context, env *Env) error {
 		gha.Errorf("%s", "could not read "+m)
 	}
 	shown, filterNote := filterByDiff(ctx, gha, ghc, in, res, diff)
-	annotate.Write(env.Stdout, shown, annotate.Options{Max: in.MaxAnnotations, SARIFFile: in.SARIFFile})
+	annotate.Write(env.actionsLog().Commands(), shown, annotate.Options{Max: in.MaxAnnotations, SARIFFile: in.SARIFFile})
 
 	up := uploadFromAction(ctx, env, gha, ghc, in, res, start)
 

@@ -41,7 +41,7 @@ func checkCommand(env *Env) *cli.Command {
 // report prints every contract finding as "file:line: rule: message" with the fix, then a
 // one-line verdict, and returns the number of breaches of level error plus unreadable records.
 func report(env *Env, res *collect.Result) int {
-	w := env.Stdout
+	w := env.actionsLog().Stdout() // the report quotes agent text: escaped, wrapped in Actions
 	var contract []findings.Finding
 	for _, f := range res.Findings {
 		if f.Kind == findings.Contract {

@@ -120,9 +120,8 @@ func collectCommand(env *Env) *cli.Command {
 
 // writeOutput writes data to path ("-" is stdout), truncating an existing file.
 func writeOutput(env *Env, path string, data []byte) error {
-	if path == "-" {
-		_, err := env.Stdout.Write(data)
-		return err
+	if path == "-" { // the SARIF carries agent text: escaped so that no line is a command
+		return env.actionsLog().Data(data)
 	}
 	if !isAbs(path) {
 		path = join(env.Dir, path)

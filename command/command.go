@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/agc-sarif/agc-sarif/actionslog"
 )
 
 // Exit statuses of agc-sarif.
@@ -29,6 +31,8 @@ type Env struct {
 	Stderr io.Writer
 	Getenv func(string) string
 	Dir    string // working folder; relative paths are resolved against it
+	// log writes agent text and our workflow commands safely (set by Main; nil in a bare Env).
+	log *actionslog.Log
 }
 
 // OSEnv is the Env of the running process.
@@ -62,14 +66,10 @@ func usageErrorf(format string, args ...any) error {
 func Main(ctx context.Context, args []string, env Env) int {
 	// The container image's entrypoint is agc-sarif itself: run bare inside Actions, it is the action.
 	args = DefaultArgs(args, env.Getenv)
-	// What agc-sarif prints on stderr names files and quotes records that agents wrote; the
-	// runner would read a line of it that starts with "::" as a workflow command. record is the
-	// exception: it passes the hook's stderr through byte for byte.
-	if subcommand(args) != "record" {
-		iw := newInertWriter(env.Stderr)
-		defer iw.Flush()
-		env.Stderr = iw
-	}
+	// What agc-sarif prints names files and quotes records that agents wrote; the runner would
+	// obey a workflow command in it. One writer escapes and wraps it (inert.go).
+	log := useActionsLog(&env, args)
+	defer log.Close()
 	app := &cli.App{
 		Name:      "agc-sarif",
 		Usage:     "turn AGC gate verdicts from agent hooks and reviewers into SARIF for GitHub code scanning",

@@ -1,73 +1,28 @@
 package command
 
 import (
-	"bytes"
-	"fmt"
-	"io"
+	"github.com/agc-sarif/agc-sarif/actionslog"
 )
 
-// inertWriter makes everything written through it inert for the GitHub Actions runner, which
-// reads workflow commands from any line of a step's stdout and stderr that starts, after
-// leading white space, with "::" (or the older "##["). Problems and tables name files and quote
-// records that agents wrote, so a file called "x\n::error::…" must not become a command. Lines
-// that would be read as a command get a visible "[inert] " prefix; control characters other
-// than tab become \xNN escapes, so a carriage return or an escape sequence cannot hide text.
-// It buffers one line at a time; call Flush at the end.
-type inertWriter struct {
-	w   io.Writer
-	buf []byte
+// useActionsLog routes what a subcommand prints through one actionslog.Log: stderr becomes its
+// text stream (every line escaped; in GitHub Actions wrapped in a stop-commands stretch), and the
+// Log is kept in env for the outputs that carry agent text on stdout (check's report, collect's
+// SARIF on "-o -") and for our own workflow commands (the action's annotations). record is the
+// exception: it passes the hook's streams through byte for byte. Call Close on the result.
+func useActionsLog(env *Env, args []string) *actionslog.Log {
+	inActions := env.Getenv != nil && env.Getenv("GITHUB_ACTIONS") == "true"
+	log := actionslog.New(env.Stdout, env.Stderr, inActions)
+	env.log = log
+	if subcommand(args) != "record" {
+		env.Stderr = log.Stderr()
+	}
+	return log
 }
 
-func newInertWriter(w io.Writer) *inertWriter { return &inertWriter{w: w} }
-
-// Write buffers p and writes every complete line, made inert.
-func (iw *inertWriter) Write(p []byte) (int, error) {
-	iw.buf = append(iw.buf, p...)
-	for {
-		i := bytes.IndexByte(iw.buf, '\n')
-		if i < 0 {
-			break
-		}
-		if _, err := iw.w.Write(inertLine(iw.buf[:i+1])); err != nil {
-			return len(p), err
-		}
-		iw.buf = iw.buf[i+1:]
+// actionsLog is the Log Main set up, or for an Env used without Main, one made on its streams.
+func (e *Env) actionsLog() *actionslog.Log {
+	if e.log == nil {
+		e.log = actionslog.New(e.Stdout, e.Stderr, e.Getenv != nil && e.Getenv("GITHUB_ACTIONS") == "true")
 	}
-	if len(iw.buf) > 64<<10 { // a line without end: write what there is, inert
-		_, err := iw.w.Write(inertLine(iw.buf))
-		iw.buf = iw.buf[:0]
-		return len(p), err
-	}
-	return len(p), nil
-}
-
-// Flush writes a last line that had no newline.
-func (iw *inertWriter) Flush() error {
-	if len(iw.buf) == 0 {
-		return nil
-	}
-	_, err := iw.w.Write(inertLine(iw.buf))
-	iw.buf = iw.buf[:0]
-	return err
-}
-
-// inertLine escapes control characters and prefixes a line the runner would take as a command.
-func inertLine(line []byte) []byte {
-	body, nl := line, []byte(nil)
-	if n := len(body); n > 0 && body[n-1] == '\n' {
-		body, nl = body[:n-1], []byte{'\n'}
-	}
-	var out []byte
-	trimmed := bytes.TrimLeft(body, " \t\v\f\u00a0")
-	if bytes.HasPrefix(trimmed, []byte("::")) || bytes.HasPrefix(trimmed, []byte("##[")) {
-		out = append(out, "[inert] "...)
-	}
-	for _, c := range body {
-		if c < 0x20 && c != '\t' || c == 0x7f {
-			out = append(out, fmt.Sprintf(`\x%02x`, c)...)
-			continue
-		}
-		out = append(out, c)
-	}
-	return append(out, nl...)
+	return e.log
 }
