@@ -1,6 +1,6 @@
 // Package annotate writes findings as GitHub workflow-command annotations (::error, ::warning,
-// ::notice), the heaviest first and at most a few per level, as GitHub shows only about ten of each
-// per step.
+// ::notice). GitHub shows at most ten annotations of each level per step, so every finding that
+// fails the step comes first, as an error, whatever the filters; the rest follow heaviest first.
 package annotate
 
 import (
@@ -13,83 +13,142 @@ import (
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/visible"
 )
 
 // DefaultMax is how many annotations of each level are written unless told otherwise.
 const DefaultMax = 10
 
+// GitHubLimit is how many annotations of one level GitHub keeps from one step.
+const GitHubLimit = 10
+
 // maxMessage bounds one annotation's message, in bytes, before escaping.
 const maxMessage = 4096
 
-// Options say how many annotations to write and where the rest can be found.
+// Options say which findings to annotate and where the rest can be found.
 type Options struct {
-	// Max is the most annotations written per level (error, warning, notice); 0 means DefaultMax,
-	// a negative value writes none.
+	// Max is the most annotations written per level for findings that do not fail the step;
+	// 0 means DefaultMax, a negative value writes none of them. GitHubLimit caps it.
 	Max int
-	// SARIFFile names the SARIF file in the closing notice ("" leaves the name out).
+	// SARIFFile names the SARIF file in the closing notices ("" leaves the name out).
 	SARIFFile string
+	// Fails picks the findings that decide exit status 1 (collect.Fails): each is an error
+	// annotation, whatever Max and Shown say. nil: none.
+	Fails func(*findings.Finding) bool
+	// Shown picks the other findings that may be annotated (the diff filter). nil: all.
+	Shown func(*findings.Finding) bool
 }
 
-// Stats counts what Write wrote and left out, per level.
+// Stats counts what Write wrote and left out, per level; Failing counts the failing findings.
 type Stats struct {
 	Written map[findings.Level]int
 	LeftOut map[findings.Level]int
+	Failing int
 }
 
-// Write writes annotations for fs to w: per level the heaviest Max findings (by verdict, then
-// number of events), then one notice saying how many more the SARIF holds. Messages and titles are
-// agent text, so they are only ever passed as arguments (never as a format) and escaped by
-// go-githubactions: they cannot start a workflow command of their own.
+// Write writes annotations for fs to w, which should be actionslog's Commands writer. First the
+// failing findings as errors: all when they fit GitHub's ten, else the nine heaviest and one
+// error saying how many more fail and where to see them. Then, per level, the heaviest shown
+// findings up to Max within GitHub's ten, and one notice saying how many more the SARIF holds.
+// Agent text is only ever a value (never a format), escaped by go-githubactions, with hidden
+// characters made visible: it cannot start a workflow command of its own.
 func Write(w io.Writer, fs []findings.Finding, opts Options) Stats {
-	max := opts.Max
-	if max == 0 {
-		max = DefaultMax
+	gha := githubactions.New(githubactions.WithWriter(safeWriter{w}), githubactions.WithGetenv(func(string) string { return "" }))
+	failing, rest := split(fs, opts)
+	st := Stats{Written: map[findings.Level]int{}, LeftOut: map[findings.Level]int{}, Failing: len(failing)}
+	sortHeaviest(failing)
+	if len(failing) > GitHubLimit {
+		for _, f := range failing[:GitHubLimit-1] {
+			emit(gha, findings.Error, f, true)
+		}
+		more := len(failing) - (GitHubLimit - 1)
+		gha.WithFieldsMap(map[string]string{"title": "agc-sarif: " + strconv.Itoa(more) + " more findings fail this step"}).Errorf("%s",
+			fmt.Sprintf("%d more findings fail this step and are not annotated here (GitHub keeps %d errors per step); "+
+				"the job summary lists them all under \"Why this step failed\", and %s holds every finding.", more, GitHubLimit, where(opts)))
+		st.Written[findings.Error] = GitHubLimit
+	} else {
+		for _, f := range failing {
+			emit(gha, findings.Error, f, true)
+		}
+		st.Written[findings.Error] = len(failing)
 	}
-	if max < 0 {
-		max = 0
+	writeRest(gha, rest, opts, &st)
+	return st
+}
+
+// split separates the failing findings from the shown rest.
+func split(fs []findings.Finding, opts Options) (failing, rest []findings.Finding) {
+	for i := range fs {
+		f := &fs[i]
+		switch {
+		case opts.Fails != nil && opts.Fails(f):
+			failing = append(failing, *f)
+		case opts.Shown == nil || opts.Shown(f):
+			rest = append(rest, *f)
+		}
 	}
+	return failing, rest
+}
+
+// writeRest annotates the findings that do not fail the step, per level, within the room left.
+func writeRest(gha *githubactions.Action, rest []findings.Finding, opts Options, st *Stats) {
+	limit := opts.Max
+	if limit == 0 {
+		limit = DefaultMax
+	}
+	limit = min(max(limit, 0), GitHubLimit)
 	byLevel := map[findings.Level][]findings.Finding{}
-	for _, f := range fs {
+	for _, f := range rest {
 		l := f.Level
 		if l.Weight() == 0 {
 			l = findings.Warning
 		}
 		byLevel[l] = append(byLevel[l], f)
 	}
-	st := Stats{Written: map[findings.Level]int{}, LeftOut: map[findings.Level]int{}}
-	overflow := len(byLevel[findings.Error]) > max || len(byLevel[findings.Warning]) > max || len(byLevel[findings.Note]) > max
-	gha := githubactions.New(githubactions.WithWriter(safeWriter{w}), githubactions.WithGetenv(func(string) string { return "" }))
+	room := map[findings.Level]int{
+		findings.Error:   min(limit, GitHubLimit-st.Written[findings.Error]),
+		findings.Warning: limit,
+		findings.Note:    limit,
+	}
+	overflow := false
+	for l, list := range byLevel {
+		overflow = overflow || len(list) > room[l]
+	}
+	if overflow && room[findings.Note] > 0 && room[findings.Note] == GitHubLimit {
+		room[findings.Note]-- // room for the closing notice
+	}
 	for _, l := range []findings.Level{findings.Error, findings.Warning, findings.Note} {
 		list := byLevel[l]
 		sortHeaviest(list)
-		limit := max
-		if l == findings.Note && overflow && limit > 0 {
-			limit-- // room for the closing notice
-		}
-		if len(list) > limit {
-			st.LeftOut[l] = len(list) - limit
-			list = list[:limit]
+		if n := room[l]; len(list) > n {
+			st.LeftOut[l] = len(list) - n
+			list = list[:n]
 		}
 		for _, f := range list {
-			emit(gha, l, f)
+			emit(gha, l, f, false)
 			st.Written[l]++
 		}
 	}
 	if n := st.LeftOut[findings.Error] + st.LeftOut[findings.Warning] + st.LeftOut[findings.Note]; n > 0 {
-		where := "the SARIF file"
-		if opts.SARIFFile != "" {
-			where = opts.SARIFFile
-		}
 		gha.WithFieldsMap(map[string]string{"title": "agc-sarif"}).Noticef("%s",
 			fmt.Sprintf("%d more findings are not annotated here (%d errors, %d warnings, %d notes); all of them are in %s and the job summary.",
-				n, st.LeftOut[findings.Error], st.LeftOut[findings.Warning], st.LeftOut[findings.Note], where))
+				n, st.LeftOut[findings.Error], st.LeftOut[findings.Warning], st.LeftOut[findings.Note], where(opts)))
 	}
-	return st
 }
 
-// sortHeaviest orders findings heaviest first: verdict weight, then events, then input order.
+func where(opts Options) string {
+	if opts.SARIFFile != "" {
+		return visible.String(opts.SARIFFile)
+	}
+	return "the SARIF file"
+}
+
+// sortHeaviest orders findings heaviest first: level, verdict weight, then events, then input order.
 func sortHeaviest(fs []findings.Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
+		if a, b := fs[i].Level.Weight(), fs[j].Level.Weight(); a != b {
+			return a > b
+		}
 		if a, b := fs[i].Verdict.Weight(), fs[j].Verdict.Weight(); a != b {
 			return a > b
 		}
@@ -97,21 +156,14 @@ func sortHeaviest(fs []findings.Finding) {
 	})
 }
 
-// emit writes one annotation.
-func emit(gha *githubactions.Action, l findings.Level, f findings.Finding) {
-	fields := map[string]string{"title": f.RuleID}
-	if f.Target != "" {
-		fields["title"] = f.RuleID + " (" + f.Target + ")"
-	}
+// emit writes one annotation; failing ones say so in their title.
+func emit(gha *githubactions.Action, l findings.Level, f findings.Finding, failing bool) {
+	fields := map[string]string{"title": Title(f, failing)}
 	if loc := f.Location; loc != nil && loc.Path != "" {
-		fields["file"] = loc.Path
+		fields["file"] = visible.String(loc.Path)
 		if loc.StartLine > 0 {
 			fields["line"] = strconv.Itoa(loc.StartLine)
-			end := loc.EndLine
-			if end < loc.StartLine {
-				end = loc.StartLine
-			}
-			fields["endLine"] = strconv.Itoa(end)
+			fields["endLine"] = strconv.Itoa(max(loc.EndLine, loc.StartLine))
 		}
 	}
 	a := gha.WithFieldsMap(fields)
@@ -126,13 +178,26 @@ func emit(gha *githubactions.Action, l findings.Level, f findings.Finding) {
 	}
 }
 
-// Message is the text of a finding's annotation: verdict, message, and how often it happened.
+// Title is an annotation's title: the rule and target, marked when the finding fails the step.
+func Title(f findings.Finding, failing bool) string {
+	t := f.RuleID
+	if f.Target != "" {
+		t += " (" + f.Target + ")"
+	}
+	if failing {
+		t = "Fails this step: " + t
+	}
+	return visible.String(t)
+}
+
+// Message is the text of a finding's annotation: its verdict, findings.AlertText (the one text
+// of a finding that SARIF and the summary show too), and how often it happened.
 func Message(f findings.Finding) string {
 	verdict := string(f.Verdict)
 	if f.Kind == findings.Contract {
 		verdict = "contract"
 	}
-	msg := f.Message
+	msg := findings.AlertText(&f)
 	if len(msg) > maxMessage {
 		cut := maxMessage
 		for cut > 0 && !utf8.RuneStart(msg[cut]) {
@@ -147,7 +212,7 @@ func Message(f findings.Finding) string {
 	if f.Count > 1 {
 		s += fmt.Sprintf(" (%d times)", f.Count)
 	}
-	return s
+	return visible.String(s)
 }
 
 // safeWriter drops write errors, so that go-githubactions (which panics when its writer fails)

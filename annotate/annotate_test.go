@@ -9,6 +9,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/visible"
 )
 
 // command is one parsed workflow command line.
@@ -78,7 +79,7 @@ func TestWriteInert(t *testing.T) {
 		if c.Name != "error" {
 			t.Errorf("command %d is %q", i, c.Name)
 		}
-		if want := "AGC block: " + hostile[i]; c.Message != want {
+		if want := "AGC block: " + visible.String(hostile[i]); c.Message != want {
 			t.Errorf("message %d = %q, want %q", i, c.Message, want)
 		}
 		want := map[string]string{"file": "dir,with:odd/x y.go", "line": fmt.Sprint(i + 1), "endLine": fmt.Sprint(i + 2),
@@ -175,8 +176,68 @@ func FuzzWriteInert(f *testing.F) {
 		if cmds[0].Message != Message(fd) {
 			t.Fatalf("message %q, want %q", cmds[0].Message, Message(fd))
 		}
-		if path != "" && cmds[0].Props["file"] != path {
-			t.Fatalf("file %q, want %q", cmds[0].Props["file"], path)
+		if path != "" && cmds[0].Props["file"] != visible.String(path) {
+			t.Fatalf("file %q, want %q", cmds[0].Props["file"], visible.String(path))
 		}
 	})
+}
+
+// Findings that fail the step are errors whatever Max, Shown and their level say; past GitHub's
+// ten, the nine heaviest and one error that counts the rest.
+func TestWriteFailing(t *testing.T) {
+	failsIf := func(f *findings.Finding) bool { return strings.HasPrefix(f.Message, "fail") }
+	hidden := func(*findings.Finding) bool { return false }
+	for _, n := range []int{1, 10, 11, 25} {
+		var fs []findings.Finding
+		for i := 0; i < n; i++ {
+			f := finding(gates.Steer, fmt.Sprint("fail ", i), i+1, 1+i) // a steer: level note
+			fs = append(fs, f)
+		}
+		fs = append(fs, finding(gates.Block, "other block", 1, 1))
+		var buf bytes.Buffer
+		st := Write(&buf, fs, Options{Max: -1, Fails: failsIf, Shown: hidden, SARIFFile: "x.sarif"})
+		cmds := parse(t, buf.String())
+		errs := 0
+		for _, c := range cmds {
+			if c.Name == "error" {
+				errs++
+				if strings.Contains(c.Message, "other block") {
+					t.Errorf("n=%d: a hidden finding was annotated", n)
+				}
+			}
+		}
+		if want := min(n, GitHubLimit); errs != want || st.Failing != n {
+			t.Errorf("n=%d: %d errors (stats %+v), want %d", n, errs, st, want)
+		}
+		if n > GitHubLimit {
+			last := cmds[GitHubLimit-1]
+			want := fmt.Sprintf("%d more findings fail this step", n-GitHubLimit+1)
+			if !strings.Contains(last.Message, want) || !strings.Contains(last.Message, "Why this step failed") || !strings.Contains(last.Message, "x.sarif") {
+				t.Errorf("n=%d: last error %q lacks %q", n, last.Message, want)
+			}
+			// the heaviest (most events) come first
+			if !strings.Contains(cmds[0].Message, fmt.Sprintf("fail %d ", n-1)) {
+				t.Errorf("n=%d: first error %q is not the heaviest", n, cmds[0].Message)
+			}
+		}
+		if !strings.HasPrefix(cmds[0].Props["title"], "Fails this step: guard/rule") {
+			t.Errorf("title %q", cmds[0].Props["title"])
+		}
+	}
+}
+
+// With failing findings taking error slots, other errors fill only what is left of GitHub's ten.
+func TestWriteFailingLeavesRoom(t *testing.T) {
+	var fs []findings.Finding
+	for i := 0; i < 7; i++ {
+		fs = append(fs, finding(gates.Block, fmt.Sprint("fail ", i), i+1, 1))
+	}
+	for i := 0; i < 7; i++ {
+		fs = append(fs, finding(gates.Block, fmt.Sprint("other ", i), i+1, 1))
+	}
+	var buf bytes.Buffer
+	st := Write(&buf, fs, Options{Fails: func(f *findings.Finding) bool { return strings.HasPrefix(f.Message, "fail") }})
+	if st.Written[findings.Error] != GitHubLimit || st.LeftOut[findings.Error] != 4 {
+		t.Errorf("stats %+v", st)
+	}
 }
