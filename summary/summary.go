@@ -1,6 +1,7 @@
 // Package summary renders findings as the GitHub job summary: GitHub Markdown of at most 1 MiB
-// with totals per verdict and per gate, a pie of verdicts, the heaviest findings linked to their
-// lines, how to fix each contract finding, and what was skipped.
+// that opens with why the step failed, then totals per verdict and per gate, a pie of verdicts,
+// every finding grouped (on this change's lines, elsewhere in the repository, session events)
+// heaviest first and linked to its line, how to fix each contract finding, and what was skipped.
 package summary
 
 import (
@@ -16,11 +17,17 @@ import (
 // Limit is the largest job summary GitHub accepts from one step.
 const Limit = 1 << 20
 
-// DefaultRows is how many findings the table lists unless told otherwise.
+// DefaultRows is how many findings each group lists unless told otherwise.
 const DefaultRows = 50
 
 // maxListed bounds the problems, skip reasons and left-out notes listed.
 const maxListed = 20
+
+// maxFailing bounds the findings listed under "Why this step failed".
+const maxFailing = 100
+
+// maxAlert bounds a finding's alert text in the summary, in runes, before escaping.
+const maxAlert = 1200
 
 // Input is what the summary shows.
 type Input struct {
@@ -33,17 +40,20 @@ type Input struct {
 	ServerURL, Repo, SHA string
 	SARIFFile            string // where the SARIF was written
 	Upload               string // one line on the upload to code scanning ("" when none was tried)
-	// Shown are the findings the table of heaviest findings lists when a diff filter chose some
-	// (nil: all of Findings); totals, gates and contract fixes always count every finding.
-	Shown []findings.Finding
-	// Filter says which findings the table shows when a diff filter hid some ("" when none).
+	// Fails picks the findings that decide exit status 1 (collect.Fails); they open the summary
+	// under "Why this step failed". nil: none is marked.
+	Fails func(*findings.Finding) bool
+	// OnChange says whether the change's diff touches a finding (the diff filter); nil when no
+	// diff applies, and then the repository's findings are one group.
+	OnChange func(*findings.Finding) bool
+	// Filter is one line on the diff filter ("" when none).
 	Filter  string
-	MaxRows int // rows of the findings table; 0 means DefaultRows
+	MaxRows int // rows per group; 0 means DefaultRows
 	Limit   int // size cap in bytes; 0 means Limit
 }
 
-// Render builds the summary Markdown. It never exceeds the size cap: findings rows stop early,
-// and as a last resort the text is cut at a line and ends with a note.
+// Render builds the summary Markdown. It never exceeds the size cap: groups stop early, and as
+// a last resort the text is cut at a line and ends with a note.
 func Render(in Input) string {
 	limit := in.Limit
 	if limit <= 0 {
@@ -57,17 +67,16 @@ func Render(in Input) string {
 	sortHeaviest(fs)
 
 	var b strings.Builder
-	writeHeader(&b, in, fs)
+	writeTitle(&b, fs)
+	tail := renderTail(in, fs) // bounded: maxListed entries of bounded size
+	budget := limit - len(tail) - 1024
+	writeWhyFailed(&b, in, fs, budget)
+	writeStatus(&b, in)
 	writeTotals(&b, fs)
 	writeGates(&b, fs)
-	// the tail is bounded (maxListed entries of bounded size), so reserve room for it
-	tail := renderTail(in, fs)
-	listed := fs
-	if in.Shown != nil {
-		listed = append([]findings.Finding(nil), in.Shown...)
-		sortHeaviest(listed)
+	for _, g := range groups(in, fs) {
+		writeGroup(&b, in, g, rows, budget)
 	}
-	writeFindings(&b, in, listed, rows, limit-len(tail)-1024)
 	b.WriteString(tail)
 	return capText(b.String(), limit)
 }
@@ -122,20 +131,68 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func writeHeader(b *strings.Builder, in Input, fs []findings.Finding) {
+func writeTitle(b *strings.Builder, fs []findings.Finding) {
 	t := totals(fs)
 	fmt.Fprintf(b, "## AGC gates: %s, %s, %s, %s\n\n",
 		plural(t["block"].results, "block", "blocks"), plural(t["repaired"].results, "repair", "repairs"),
 		plural(t["steer"].results, "steer", "steers"), plural(t["contract"].results, "contract finding", "contract findings"))
+}
+
+// writeWhyFailed opens the summary with every finding that decides exit status 1, and the
+// inputs that could not be read (exit status 2), or says there is nothing to fail on.
+func writeWhyFailed(b *strings.Builder, in Input, fs []findings.Finding, budget int) {
+	var failing []findings.Finding
+	if in.Fails != nil {
+		for i := range fs {
+			if in.Fails(&fs[i]) {
+				failing = append(failing, fs[i])
+			}
+		}
+	}
+	if len(in.Failed) == 0 && len(failing) == 0 && len(in.Missing) == 0 {
+		b.WriteString("Nothing to fail on.\n\n")
+		return
+	}
+	b.WriteString("### Why this step failed\n\n")
 	if len(in.Failed) > 0 {
 		var names []string
 		for _, o := range in.Failed {
 			names = append(names, Text(o))
 		}
-		fmt.Fprintf(b, "**Failing** on: %s.\n\n", strings.Join(names, ", "))
-	} else {
-		b.WriteString("Nothing to fail on.\n\n")
+		fmt.Fprintf(b, "**Failing** on: %s. ", strings.Join(names, ", "))
 	}
+	if len(failing) > 0 {
+		fmt.Fprintf(b, "%s make the exit status 1:\n\n", plural(len(failing), "finding", "findings"))
+	} else {
+		b.WriteString("\n")
+	}
+	listed := 0
+	for i, f := range failing {
+		item := fmt.Sprintf("%d. **%s** %s at %s%s<br>%s\n", i+1, column(f), Text(ruleName(f)), where(in, f), times(f),
+			Lines(clip(findings.AlertText(&f), maxAlert)))
+		if listed == maxFailing || b.Len()+len(item) > budget/2 {
+			break
+		}
+		b.WriteString(item)
+		listed++
+	}
+	if n := len(failing) - listed; n > 0 {
+		fmt.Fprintf(b, "\n… and %s more that fail the step; all of them are in the SARIF file.\n", plural(n, "finding", "findings"))
+	}
+	if len(in.Missing) > 0 {
+		fmt.Fprintf(b, "\n%s could not be read (exit status 2); see \"Read and skipped\" below.\n", plural(len(in.Missing), "input", "inputs"))
+	}
+	b.WriteString("\n")
+}
+
+func times(f findings.Finding) string {
+	if n := count(f); n > 1 {
+		return fmt.Sprintf(" (%d times)", n)
+	}
+	return ""
+}
+
+func writeStatus(b *strings.Builder, in Input) {
 	if in.SARIFFile != "" {
 		fmt.Fprintf(b, "SARIF: %s. ", Text(in.SARIFFile))
 	}
@@ -201,25 +258,74 @@ func writeGates(b *strings.Builder, fs []findings.Finding) {
 	b.WriteString("\n")
 }
 
-func writeFindings(b *strings.Builder, in Input, fs []findings.Finding, rows, budget int) {
-	if len(fs) == 0 {
+// group is one titled list of findings.
+type group struct {
+	title string
+	fs    []findings.Finding
+}
+
+// sessionEvent reports whether a finding was moved to a hook's configuration line, the file a
+// gate's answer was read from, or the fallback file: it is about the agent's session, not about
+// a line of code. (A finding moved to the file its call touched is still about that file.)
+func sessionEvent(f *findings.Finding) bool {
+	return f.Anchored != "" && !strings.Contains(f.Anchored, "the file the call touched")
+}
+
+// groups splits findings: on this change's lines (when a diff applies), elsewhere in the
+// repository, and session events.
+func groups(in Input, fs []findings.Finding) []group {
+	change := group{title: "On this change's lines"}
+	repo := group{title: "Elsewhere in the repository"}
+	session := group{title: "Session events (anchored to a hook's configuration or a fallback file)"}
+	if in.OnChange == nil {
+		repo.title = "In the repository"
+	}
+	for i := range fs {
+		f := &fs[i]
+		switch {
+		case sessionEvent(f):
+			session.fs = append(session.fs, *f)
+		case in.OnChange != nil && in.OnChange(f):
+			change.fs = append(change.fs, *f)
+		default:
+			repo.fs = append(repo.fs, *f)
+		}
+	}
+	if in.OnChange == nil {
+		return []group{repo, session}
+	}
+	return []group{change, repo, session}
+}
+
+func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
+	if len(g.fs) == 0 {
 		return
 	}
-	b.WriteString("### Heaviest findings\n\n| Verdict | Rule | Where | Message | Times |\n|---|---|---|---|--:|\n")
+	fmt.Fprintf(b, "### %s (%d)\n\n| Verdict | Rule | Where | Finding | Times |\n|---|---|---|---|--:|\n", g.title, len(g.fs))
 	shown := 0
-	for _, f := range fs {
+	for _, f := range g.fs {
 		if shown == rows {
 			break
 		}
-		row := fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Cell(ruleName(f)), where(in, f), Cell(f.Message), count(f))
+		at := where(in, f)
+		if f.Anchored != "" {
+			at += "<br>" + Cell(f.Anchored)
+		}
+		row := fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Cell(ruleName(f)), at,
+			Lines(clip(findings.AlertText(&f), maxCell)), count(f))
 		if b.Len()+len(row) > budget {
 			break
 		}
 		b.WriteString(row)
 		shown++
 	}
-	if n := len(fs) - shown; n > 0 {
-		fmt.Fprintf(b, "\n%d more findings are not listed here; all of them are in the SARIF file.\n", n)
+	if n := len(g.fs) - shown; n > 0 {
+		events := 0
+		for _, f := range g.fs[shown:] {
+			events += count(f)
+		}
+		fmt.Fprintf(b, "\n… %s (%s) more findings are not listed here; all of them are in the SARIF file.\n",
+			fmt.Sprint(n), plural(events, "event", "events"))
 	}
 	b.WriteString("\n")
 }
