@@ -16,6 +16,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
+	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/summary"
@@ -189,95 +190,172 @@ func splitPaths(s string) []string {
 	return out
 }
 
-// runAction is the action: collect, write the SARIF, annotate, upload, summarise, set outputs;
-// the exit status follows fail-on and is decided only after all of that.
+// actionState is what the action's steps share: the run's setting and the results so far.
+type actionState struct {
+	env       *Env
+	gha       *githubactions.Action
+	ghc       *githubactions.GitHubContext
+	in        actionInputs
+	start     time.Time
+	workspace string
+	diff      loadedDiff // the change's diff, read once before collecting
+	res       *collect.Result
+	onChange  func(*findings.Finding) bool // the diff filter; nil when no diff applies
+	filter    string                       // one line on what the diff filter hid
+	up        uploadResult
+}
+
+// actionStep is one step of the action; an error ends the run with it.
+type actionStep struct {
+	name string
+	run  func(context.Context, *actionState) error
+}
+
+// actionSteps are the action's steps, in order.
+func actionSteps() []actionStep {
+	return []actionStep{
+		{"diff", stepDiff},
+		{"collect", stepCollect},
+		{"filter", stepFilter},
+		{"annotate", stepAnnotate},
+		{"upload", stepUpload},
+		{"summary", stepSummary},
+		{"outputs", stepOutputs},
+	}
+}
+
+// runAction is the action: read the inputs and the run's context, then run the steps; the exit
+// status follows fail-on and is decided only after all of them.
 func runAction(ctx context.Context, env *Env) error {
-	start := time.Now()
-	gha := githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(safeWriter{env.actionsLog().Commands()}))
-	in, err := readInputs(gha)
+	s := &actionState{env: env, start: time.Now()}
+	s.gha = githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(safeWriter{env.actionsLog().Commands()}))
+	in, err := readInputs(s.gha)
 	if err != nil {
-		gha.Errorf("%s", err.Error())
+		s.gha.Errorf("%s", err.Error())
 		return exit(ExitUsage, err)
 	}
-	inActions := env.Getenv("GITHUB_ACTIONS") == "true"
-	if in.Token != "" && inActions {
-		gha.AddMask(in.Token) // the runner masks github.token already; a PAT may not be
+	s.in = in
+	if in.Token != "" && env.Getenv("GITHUB_ACTIONS") == "true" {
+		s.gha.AddMask(in.Token) // the runner masks github.token already; a PAT may not be
 	}
-	ghc, err := gha.Context()
-	if ghc == nil {
-		gha.Warningf("%s", "reading the GitHub context: "+err.Error())
-		ghc = &githubactions.GitHubContext{}
-	} else if err != nil {
-		gha.Warningf("%s", "reading the GitHub context: "+err.Error())
+	s.ghc, err = s.gha.Context()
+	if err != nil {
+		s.gha.Warningf("%s", "reading the GitHub context: "+err.Error())
 	}
-	workspace := ghc.Workspace
-	if workspace == "" {
-		workspace = env.Dir
+	if s.ghc == nil {
+		s.ghc = &githubactions.GitHubContext{}
 	}
+	s.workspace = or(s.ghc.Workspace, env.Dir)
+	for _, step := range actionSteps() {
+		if err := step.run(ctx, s); err != nil {
+			return err
+		}
+	}
+	if s.up.fatal != nil {
+		return exit(ExitUsage, s.up.fatal)
+	}
+	return statusOf(s.res)
+}
 
-	diff := changeDiff(ctx, gha, ghc, in, workspace)
-	in.Paths = dropMissingDefault(workspace, in.Paths, in.Judgments)
+// stepCollect reads the inputs, writes the SARIF file and reports problems on stderr.
+func stepCollect(ctx context.Context, s *actionState) error {
+	in, env := s.in, s.env
+	in.Paths = dropMissingDefault(s.workspace, in.Paths, in.Judgments)
 	res, err := collect.Run(ctx, collect.Config{
 		Paths: in.Paths, Judgments: in.Judgments, Format: in.Format, Root: in.Root, Category: in.Category,
 		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn, Levels: in.Levels, Matrix: in.Matrix,
-		Dir: workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
-		Diff: diff.d, SessionAnchor: in.SessionAnchor,
+		Dir: s.workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
+		Diff: s.diff.d, SessionAnchor: in.SessionAnchor,
 	})
 	if err != nil {
-		gha.Errorf("%s", err.Error())
+		s.gha.Errorf("%s", err.Error())
 		return exit(ExitUsage, err)
 	}
+	s.res = res
 	sarifPath := in.SARIFFile
 	if !filepath.IsAbs(sarifPath) {
-		sarifPath = filepath.Join(workspace, sarifPath)
+		sarifPath = filepath.Join(s.workspace, sarifPath)
 	}
 	if err := writeSARIF(sarifPath, res.SARIF); err != nil {
-		gha.Errorf("%s", err.Error())
+		s.gha.Errorf("%s", err.Error())
 		return exit(ExitUsage, err)
 	}
 	printProblems(env, res)
 	printTable(env.Stderr, res)
 	for _, m := range append(append([]string(nil), res.Missing...), res.Files.Unreadable...) {
-		gha.Errorf("%s", "could not read "+m)
+		s.gha.Errorf("%s", "could not read "+m)
 	}
-	shown, filterNote := filterByDiff(ctx, gha, ghc, in, res, diff)
-	annotate.Write(env.actionsLog().Commands(), shown, annotate.Options{Max: in.MaxAnnotations, SARIFFile: in.SARIFFile})
+	return nil
+}
 
-	up := uploadFromAction(ctx, env, gha, ghc, in, res, start)
+// stepDiff reads the change's diff once, for anchoring events (session-anchor) and filtering.
+func stepDiff(ctx context.Context, s *actionState) error {
+	s.diff = changeDiff(ctx, s.gha, s.ghc, s.in, s.workspace)
+	return nil
+}
 
-	if in.Summary {
-		if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
-			md := summary.Render(summary.Input{
-				Findings: res.Findings, Shown: shownIfFiltered(shown, filterNote), Set: res.Set, Filter: filterNote, LeftOut: res.LeftOut, Missing: res.Missing,
-				Failed: outcomeNames(res.Failed), ServerURL: ghc.ServerURL, Repo: ghc.Repository, SHA: up.sha,
-				SARIFFile: in.SARIFFile, Upload: up.line,
-			})
-			if err := ghenv.AppendFile(p, md); err != nil {
-				gha.Warningf("%s", "job summary: "+err.Error())
-			}
-		}
+// stepFilter finds which findings the change touches (diff-filter).
+func stepFilter(ctx context.Context, s *actionState) error {
+	s.onChange, s.filter = changeFilter(ctx, s.gha, s.ghc, s.in, s.res, s.diff)
+	return nil
+}
+
+// fails is the test of which findings decide exit status 1.
+func (s *actionState) fails(f *findings.Finding) bool { return collect.Fails(s.in.FailOn, f) }
+
+// stepAnnotate writes the annotations: every failing finding, then the rest the diff keeps.
+func stepAnnotate(_ context.Context, s *actionState) error {
+	annotate.Write(s.env.actionsLog().Commands(), s.res.Findings, annotate.Options{
+		Max: s.in.MaxAnnotations, SARIFFile: s.in.SARIFFile, Fails: s.fails, Shown: s.onChange})
+	return nil
+}
+
+// stepUpload uploads the SARIF to code scanning when the inputs and the run allow it.
+func stepUpload(ctx context.Context, s *actionState) error {
+	s.up = uploadFromAction(ctx, s.env, s.gha, s.ghc, s.in, s.res, s.start)
+	return nil
+}
+
+// stepSummary appends the job summary.
+func stepSummary(_ context.Context, s *actionState) error {
+	p := s.env.Getenv("GITHUB_STEP_SUMMARY")
+	if !s.in.Summary || p == "" {
+		return nil
 	}
-	if p := env.Getenv("GITHUB_OUTPUT"); p != "" {
-		c := res.Counts
-		outs := []ghenv.Output{
-			{Name: "sarif-file", Value: in.SARIFFile},
-			{Name: "findings", Value: strconv.Itoa(c.Findings)},
-			{Name: "blocks", Value: strconv.Itoa(c.Blocks)},
-			{Name: "repairs", Value: strconv.Itoa(c.Repairs)},
-			{Name: "steers", Value: strconv.Itoa(c.Steers)},
-			{Name: "contract-findings", Value: strconv.Itoa(c.Contract)},
-			{Name: "sarif-id", Value: up.id},
-			{Name: "uploaded", Value: strconv.FormatBool(up.id != "")},
-		}
-		if err := ghenv.WriteOutputs(p, outs, nil); err != nil {
-			gha.Errorf("%s", "outputs: "+err.Error())
-			return exit(ExitUsage, err)
-		}
+	res := s.res
+	md := summary.Render(summary.Input{
+		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut, Missing: res.Missing,
+		Failed: outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
+		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
+	})
+	if err := ghenv.AppendFile(p, md); err != nil {
+		s.gha.Warningf("%s", "job summary: "+err.Error())
 	}
-	if up.fatal != nil {
-		return exit(ExitUsage, up.fatal)
+	return nil
+}
+
+// stepOutputs sets the step's outputs.
+func stepOutputs(_ context.Context, s *actionState) error {
+	p := s.env.Getenv("GITHUB_OUTPUT")
+	if p == "" {
+		return nil
 	}
-	return statusOf(res)
+	c := s.res.Counts
+	outs := []ghenv.Output{
+		{Name: "sarif-file", Value: s.in.SARIFFile},
+		{Name: "findings", Value: strconv.Itoa(c.Findings)},
+		{Name: "blocks", Value: strconv.Itoa(c.Blocks)},
+		{Name: "repairs", Value: strconv.Itoa(c.Repairs)},
+		{Name: "steers", Value: strconv.Itoa(c.Steers)},
+		{Name: "contract-findings", Value: strconv.Itoa(c.Contract)},
+		{Name: "sarif-id", Value: s.up.id},
+		{Name: "uploaded", Value: strconv.FormatBool(s.up.id != "")},
+	}
+	if err := ghenv.WriteOutputs(p, outs, nil); err != nil {
+		s.gha.Errorf("%s", "outputs: "+err.Error())
+		return exit(ExitUsage, err)
+	}
+	return nil
 }
 
 // writeSARIF writes the SARIF log, readable by later steps (the container runs as root, later

@@ -18,31 +18,57 @@ import (
 
 // filterByDiff picks the findings that annotations and the job summary show: those the change's
 // diff touches, by the diff-filter mode, as a pull request shows them (the SARIF keeps every
-// result; code scanning filters by itself). The diff comes from git when a base is given, else
-// from the API for the event's pull request (the image has no git, and checkouts are often
-// shallow), else from git against the pull request's base commit. A push, or a diff that cannot
-// be had, shows every finding; the warning says why.
+// result; code scanning filters by itself). See changeFilter.
 func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, res *collect.Result, pre loadedDiff) ([]findings.Finding, string) {
+	keep, note := changeFilter(ctx, gha, ghc, in, res, pre)
+	if keep == nil {
+		return res.Findings, note
+	}
+	var kept []findings.Finding
+	for i := range res.Findings {
+		if keep(&res.Findings[i]) {
+			kept = append(kept, res.Findings[i])
+		}
+	}
+	return kept, note
+}
+
+// changeFilter says which findings the change's diff touches, by the diff-filter mode, with one
+// line on what it hid. The diff comes from git when a base is given, else from the API for the
+// event's pull request (the image has no git, and checkouts are often shallow), else from git
+// against the pull request's base commit; pre is the diff read once before collecting, when it
+// was. With no filter, on a push, or when the diff cannot be
+// had (the warning says why), it returns nil: no diff applies.
+func changeFilter(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, res *collect.Result, pre loadedDiff) (func(*findings.Finding) bool, string) {
 	if in.DiffFilter == difffilter.NoFilter {
-		return res.Findings, ""
+		return nil, ""
 	}
 	d, against, err := pre.d, pre.against, pre.err
 	if !pre.tried {
 		d, against, err = loadDiff(ctx, ghc, in, res.Root)
 	}
 	if d == nil && err == nil { // nothing to compare with: a push
-		return res.Findings, ""
+		return nil, ""
 	}
 	if err != nil {
 		gha.Warningf("%s", fmt.Sprintf("diff-filter %s: could not read the diff of %s, so every finding is shown: %v", in.DiffFilter, against, err))
-		return res.Findings, ""
+		return nil, ""
 	}
-	kept, hidden := keepInDiff(d, in.DiffFilter, res.Findings)
+	keep := func(f *findings.Finding) bool {
+		return f.Location == nil || d.Keep(f.Location.Path, f.Location.StartLine, f.Location.EndLine, in.DiffFilter)
+	}
+	kept := 0
+	for i := range res.Findings {
+		if keep(&res.Findings[i]) {
+			kept++
+		}
+	}
+	hidden := len(res.Findings) - kept
 	if hidden == 0 {
-		return kept, ""
+		return keep, ""
 	}
-	return kept, fmt.Sprintf("Showing the %d findings on lines this change touches (diff-filter %s against %s); %d more are in the SARIF file.",
-		len(kept), in.DiffFilter, against, hidden)
+	return keep, fmt.Sprintf("Annotations show the %d findings on lines this change touches (diff-filter %s against %s), and every finding that fails the step; the %d others are listed below and in the SARIF file.",
+		kept, in.DiffFilter, against, hidden)
 }
 
 // loadedDiff is the change's diff as read once before collecting, for anchoring and filtering.
@@ -113,29 +139,6 @@ func loadDiff(ctx context.Context, ghc *githubactions.GitHubContext, in actionIn
 		apiErr = fmt.Errorf("no token to read it from the API, and the event names no base commit")
 	}
 	return nil, against, apiErr
-}
-
-// shownIfFiltered is the list for the summary's table: the shown findings when the diff filter
-// hid some, else nil (all).
-func shownIfFiltered(shown []findings.Finding, note string) []findings.Finding {
-	if note == "" {
-		return nil
-	}
-	if shown == nil {
-		return []findings.Finding{}
-	}
-	return shown
-}
-
-// keepInDiff splits findings into those the diff keeps in mode m, and a count of the rest.
-func keepInDiff(d *difffilter.Diff, m difffilter.Mode, fs []findings.Finding) ([]findings.Finding, int) {
-	var kept []findings.Finding
-	for _, f := range fs {
-		if f.Location == nil || d.Keep(f.Location.Path, f.Location.StartLine, f.Location.EndLine, m) {
-			kept = append(kept, f)
-		}
-	}
-	return kept, len(fs) - len(kept)
 }
 
 // pullRequestBase is the base commit of the pull request the event is about, or "".
