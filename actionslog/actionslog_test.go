@@ -121,3 +121,35 @@ func TestJSON(t *testing.T) {
 		t.Errorf("commands in JSON: %+v\n%s", r.Commands, got)
 	}
 }
+
+// FuzzLog: whatever text is written, in whatever pieces, to stdout and stderr in Actions, the
+// runner finds only our stop-commands stretches and the one command written between them, and
+// nothing is left stopped.
+func FuzzLog(f *testing.F) {
+	for _, s := range hostile {
+		f.Add(s, "\u2003::warning::x\n##[error]y", uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, a, b string, cut uint8) {
+		tape := runnercmd.NewTape()
+		l := New(tape.Writer("stdout"), tape.Writer("stderr"), true)
+		n := 0
+		l.token = func() string { n++; return fmt.Sprintf("tok%08d", n) }
+		k := int(cut) % (len(a) + 1)
+		l.Stderr().Write([]byte(a[:k]))
+		l.Stdout().Write([]byte(b))
+		l.Stderr().Write([]byte(a[k:]))
+		fmt.Fprintln(l.Commands(), "::error title=t::ours")
+		l.Stderr().Write([]byte(b))
+		l.Close()
+		r := tape.Replay()
+		for _, c := range r.Commands {
+			name := strings.ToLower(c.Name)
+			if !c.Processed || c.Form != "v2" || !(name == "stop-commands" || strings.HasPrefix(name, "tok") || (name == "error" && c.Data == "ours")) {
+				t.Fatalf("foreign or swallowed command %+v\nstdout %q\nstderr %q", c, tape.Text("stdout"), tape.Text("stderr"))
+			}
+		}
+		if r.Stopped() {
+			t.Fatal("left stopped")
+		}
+	})
+}

@@ -44,9 +44,11 @@ func sample() Input {
 				Location: &findings.Location{Path: ".claude/settings.json", StartLine: 6},
 				Anchored: "Anchored to the hook's line in .claude/settings.json: the Bash call touched no file."},
 		},
-		Fails:    func(f *findings.Finding) bool { return f.Kind == findings.Contract || f.Kind == findings.JudgmentGate && f.Verdict == gates.Block },
-		OnChange: func(f *findings.Finding) bool { return f.Location.Path == "src/a b.py" },
-		Filter:   "Annotations show the findings on lines this change touches (diff-filter added).",
+		Fails: func(f *findings.Finding) bool {
+			return f.Kind == findings.Contract || f.Kind == findings.JudgmentGate && f.Verdict == gates.Block
+		},
+		OnChange:  func(f *findings.Finding) bool { return f.Location.Path == "src/a b.py" },
+		Filter:    "Annotations show the findings on lines this change touches (diff-filter added).",
 		Set:       set,
 		LeftOut:   []string{"12 notes beyond 5,000 results"},
 		Failed:    []string{"judgment-block", "contract"},
@@ -175,20 +177,20 @@ func TestEmpty(t *testing.T) {
 
 func TestText(t *testing.T) {
 	tests := map[string]string{
-		"plain words":                   "plain words",
-		`"$CLAUDE_PROJECT_DIR\"`:        `"$CLAUDE_PROJECT_DIR\\"`,
-		"go test ./... && echo ok":      "go test ./... && echo ok",
-		"C:\\Users\\me":                 "C:\\Users\\me",
-		"a<b>&c &amp; &#64;":            "a&lt;b>&amp;c &amp;amp; &amp;#64;",
-		"@user a@b.co @ x":              "＠user a＠b.co @ x",
-		"x|y\nz":                        "x\\|y z",
-		"`code` *em* _u_ snake_case":    "\\`code\\` \\*em\\* \\_u\\_ snake_case",
-		"~/src ~~gone~~":                "~/src \\~\\~gone\\~\\~",
-		"$A and $B":                     "\\$A and \\$B",
-		"[x](javascript:y) ![i](u)":     "\\[x\\](javascript:y) !\\[i\\](u)",
+		"plain words":                       "plain words",
+		`"$CLAUDE_PROJECT_DIR\"`:            `"$CLAUDE_PROJECT_DIR\\"`,
+		"go test ./... && echo ok":          "go test ./... && echo ok",
+		"C:\\Users\\me":                     "C:\\Users\\me",
+		"a<b>&c &amp; &#64;":                "a&lt;b>&amp;c &amp;amp; &amp;#64;",
+		"@user a@b.co @ x":                  "＠user a＠b.co @ x",
+		"x|y\nz":                            "x\\|y z",
+		"`code` *em* _u_ snake_case":        "\\`code\\` \\*em\\* \\_u\\_ snake_case",
+		"~/src ~~gone~~":                    "~/src \\~\\~gone\\~\\~",
+		"$A and $B":                         "\\$A and \\$B",
+		"[x](javascript:y) ![i](u)":         "\\[x\\](javascript:y) !\\[i\\](u)",
 		"see https://evil.example www.x.io": "see https[:]//evil.example www[.]x.io",
-		"bell\x07 rlo\u202e":             "bell\\x07 rlo\\u202e",
-		"bad\xffutf8":                   "bad\ufffdutf8",
+		"bell\x07 rlo\u202e":                "bell\\x07 rlo\\u202e",
+		"bad\xffutf8":                       "bad\ufffdutf8",
 	}
 	for in, want := range tests {
 		if got := Text(in); got != want {
