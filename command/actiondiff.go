@@ -67,8 +67,8 @@ func changeFilter(ctx context.Context, gha *githubactions.Action, ghc *githubact
 	if hidden == 0 {
 		return keep, ""
 	}
-	return keep, fmt.Sprintf("Annotations show the %d findings on lines this change touches (diff-filter %s against %s), and every finding that fails the step; the %d others are listed below and in the SARIF file.",
-		kept, in.DiffFilter, against, hidden)
+	return keep, fmt.Sprintf("Annotations show the %s on lines this change touches (diff-filter %s against %s), and every finding that fails the step; the %d others are listed below and in the SARIF file.",
+		plural(kept, "finding", "findings"), in.DiffFilter, against, hidden)
 }
 
 // loadedDiff is the change's diff as read once before collecting, for anchoring and filtering.

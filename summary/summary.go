@@ -260,8 +260,8 @@ func writeGates(b *strings.Builder, fs []findings.Finding) {
 
 // group is one titled list of findings.
 type group struct {
-	title string
-	fs    []findings.Finding
+	title, about string
+	fs           []findings.Finding
 }
 
 // sessionEvent reports whether a finding was moved to a hook's configuration line, the file a
@@ -276,7 +276,8 @@ func sessionEvent(f *findings.Finding) bool {
 func groups(in Input, fs []findings.Finding) []group {
 	change := group{title: "On this change's lines"}
 	repo := group{title: "Elsewhere in the repository"}
-	session := group{title: "Session events (anchored to a hook's configuration or a fallback file)"}
+	session := group{title: "Session events", about: "About the agent's session rather than a line of code: each is placed on the line " +
+		"of the hook's configuration, the file the gate's answer was read from, or the fallback file, and says why under Where."}
 	if in.OnChange == nil {
 		repo.title = "In the repository"
 	}
@@ -301,7 +302,11 @@ func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 	if len(g.fs) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "### %s (%d)\n\n| Verdict | Rule | Where | Finding | Times |\n|---|---|---|---|--:|\n", g.title, len(g.fs))
+	fmt.Fprintf(b, "### %s (%d)\n\n", g.title, len(g.fs))
+	if g.about != "" {
+		b.WriteString(g.about + "\n\n")
+	}
+	b.WriteString("| Verdict | Rule | Where | Finding | Times |\n|---|---|---|---|--:|\n")
 	shown := 0
 	for _, f := range g.fs {
 		if shown == rows {

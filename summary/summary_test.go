@@ -80,7 +80,7 @@ func TestGolden(t *testing.T) {
 		"2 findings make the exit status 1:\n\n1. **block** code-review/sql-injection at [src/db.go:40]",
 		"### On this change's lines (1)",
 		"### Elsewhere in the repository (3)",
-		"### Session events (anchored to a hook's configuration or a fallback file) (1)",
+		"### Session events (1)\n\nAbout the agent's session",
 		"```mermaid\npie showData",
 		"Fix: Send `updatedInput` without `permissionDecision`",
 		"User input reaches the query \\| unescaped",
