@@ -151,11 +151,7 @@ func (r *Runner) parseV2(m string) (Command, bool) {
 		return Command{}, false
 	}
 	if sp > 0 {
-		for _, p := range strings.Split(strings.TrimSpace(info[sp+1:]), ",") {
-			if k, v, ok := strings.Cut(p, "="); ok && k != "" && v != "" {
-				c.Props[k] = unescape(v, "%0D", "\r", "%0A", "\n", "%3A", ":", "%2C", ",", "%25", "%")
-			}
-		}
+		c.Props = props(strings.TrimSpace(info[sp+1:]), ",", "%0D", "\r", "%0A", "\n", "%3A", ":", "%2C", ",", "%25", "%")
 	}
 	c.Data = unescape(m[2+end+2:], "%0D", "\r", "%0A", "\n", "%25", "%")
 	return c, true
@@ -179,15 +175,24 @@ func (r *Runner) parseLegacy(m string) (Command, bool) {
 	if !r.registered[strings.ToLower(c.Name)] {
 		return Command{}, false
 	}
+	legacyEscapes := []string{"%3B", ";", "%0D", "\r", "%0A", "\n", "%5D", "]", "%25", "%"}
 	if sp > 0 {
-		for _, p := range strings.Split(info[sp+1:], ";") {
-			if k, v, ok := strings.Cut(p, "="); ok && k != "" && v != "" {
-				c.Props[k] = unescape(v, "%3B", ";", "%0D", "\r", "%0A", "\n", "%5D", "]", "%25", "%")
-			}
+		c.Props = props(info[sp+1:], ";", legacyEscapes...)
+	}
+	c.Data = unescape(m[p+rb+1:], legacyEscapes...)
+	return c, true
+}
+
+// props reads "k=v" pairs split on sep; a pair with an empty key or value is dropped, as
+// String.Split with RemoveEmptyEntries does.
+func props(s, sep string, escapes ...string) map[string]string {
+	m := map[string]string{}
+	for _, p := range strings.Split(s, sep) {
+		if k, v, ok := strings.Cut(p, "="); ok && k != "" && v != "" {
+			m[k] = unescape(v, escapes...)
 		}
 	}
-	c.Data = unescape(m[p+rb+1:], "%3B", ";", "%0D", "\r", "%0A", "\n", "%5D", "]", "%25", "%")
-	return c, true
+	return m
 }
 
 // unescape applies the runner's mappings in its order (each a plain Replace).
