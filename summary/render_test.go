@@ -2,8 +2,8 @@ package summary
 
 import (
 	"bytes"
-	stdhtml "html"
 	"fmt"
+	stdhtml "html"
 	"regexp"
 	"strings"
 	"testing"
