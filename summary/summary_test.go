@@ -223,3 +223,34 @@ func FuzzText(f *testing.F) {
 		}
 	})
 }
+
+// Thousands of failing findings with long texts: the first section lists as many as fit, counts
+// the rest, and the summary stays under GitHub's limit with every group still present.
+func TestSizeCapFailing(t *testing.T) {
+	var in Input
+	big := strings.Repeat("<&@x|", 2000)
+	for i := 0; i < 5000; i++ {
+		f := findings.Finding{RuleID: fmt.Sprintf("g%d/r", i), Gate: "g", Kind: findings.JudgmentGate, Verdict: gates.Block,
+			Level: findings.Error, Message: big, Count: 1, Location: &findings.Location{Path: "src/a.go", StartLine: i + 1}}
+		if i%2 == 0 {
+			f.Anchored = "Anchored to the hook's line in .claude/settings.json: " + big
+		}
+		in.Findings = append(in.Findings, f)
+	}
+	in.Fails = func(*findings.Finding) bool { return true }
+	in.Failed = []string{"judgment-block"}
+	in.OnChange = func(f *findings.Finding) bool { return f.Location.StartLine%3 == 0 }
+	got := Render(in)
+	if len(got) > Limit {
+		t.Fatalf("summary is %d bytes, over %d", len(got), Limit)
+	}
+	for _, want := range []string{"### Why this step failed", "more that fail the step", "### On this change's lines (",
+		"### Elsewhere in the repository (", "### Session events (", "more findings are not listed here"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q", want)
+		}
+	}
+	if strings.Contains(got, "cut here") {
+		t.Error("the summary had to be cut: the groups did not keep to their budget")
+	}
+}
