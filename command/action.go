@@ -324,7 +324,8 @@ func stepSummary(_ context.Context, s *actionState) error {
 	}
 	res := s.res
 	md := summary.Render(summary.Input{
-		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut, Missing: res.Missing,
+		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
+		Missing: append(append([]string(nil), res.Missing...), res.Files.Unreadable...),
 		Failed: outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
 	})
