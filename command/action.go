@@ -326,7 +326,7 @@ func stepSummary(_ context.Context, s *actionState) error {
 	md := summary.Render(summary.Input{
 		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
 		Missing: append(append([]string(nil), res.Missing...), res.Files.Unreadable...),
-		Failed: outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
+		Failed:  outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
 	})
 	if err := ghenv.AppendFile(p, md); err != nil {
