@@ -39,6 +39,7 @@ type Log struct {
 type stream struct {
 	log     *Log
 	w       io.Writer
+	pipe    int // 1 stdout, 2 stderr: which of the runner's two readers gets it
 	buf     []byte
 	command bool // our workflow commands: never wrapped
 }
@@ -47,9 +48,9 @@ type stream struct {
 // "true") turns on stop-commands stretches.
 func New(stdout, stderr io.Writer, inActions bool) *Log {
 	l := &Log{actions: inActions, token: randomToken}
-	l.out = &stream{log: l, w: stdout}
-	l.err = &stream{log: l, w: stderr}
-	l.cmds = &stream{log: l, w: stdout, command: true}
+	l.out = &stream{log: l, w: stdout, pipe: 1}
+	l.err = &stream{log: l, w: stderr, pipe: 2}
+	l.cmds = &stream{log: l, w: stdout, pipe: 1, command: true}
 	return l
 }
 
@@ -71,7 +72,7 @@ func (l *Log) Commands() io.Writer { return l.cmds }
 func (l *Log) Data(b []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := l.closeStretch(); err != nil {
+	if err := l.closeStretchFor(l.out); err != nil {
 		return err
 	}
 	_, err := l.out.w.Write(JSON(b))
@@ -128,14 +129,14 @@ func (s *stream) emit(line []byte) error {
 	l := s.log
 	text := strings.TrimSuffix(string(line), "\n")
 	if s.command {
-		if err := l.closeStretch(); err != nil {
+		if err := l.closeStretchFor(s); err != nil {
 			return err
 		}
 		_, err := io.WriteString(s.w, commandLine(text)+"\n")
 		return err
 	}
 	if l.actions && l.open != s {
-		if err := l.closeStretch(); err != nil {
+		if err := l.closeStretchFor(s); err != nil {
 			return err
 		}
 		l.tok = l.token()
@@ -149,14 +150,29 @@ func (s *stream) emit(line []byte) error {
 }
 
 // closeStretch ends the open stop-commands stretch, if any, on the stream that opened it.
-func (l *Log) closeStretch() error {
+func (l *Log) closeStretch() error { return l.closeStretchFor(nil) }
+
+// closeStretchFor ends the open stretch before next writes on its own writer. When next is
+// another pipe, the resume is written on both: the runner reads stdout and stderr on two
+// threads (stderr's lines first in each batch), so the resume on the stretch's own stream may
+// reach it after next's lines. The copy on next makes sure next's commands are never swallowed
+// by the stretch; in the usual order it arrives after the real resume, names no registered
+// command, and is printed as a plain (masked) line.
+func (l *Log) closeStretchFor(next *stream) error {
 	if l.open == nil {
 		return nil
 	}
 	s := l.open
 	l.open = nil
-	_, err := io.WriteString(s.w, "::"+l.tok+"::\n")
-	return err
+	resume := "::" + l.tok + "::\n"
+	if _, err := io.WriteString(s.w, resume); err != nil {
+		return err
+	}
+	if next != nil && next.pipe != s.pipe {
+		_, err := io.WriteString(next.w, resume)
+		return err
+	}
+	return nil
 }
 
 // Line escapes one line of text for a step's log: hidden characters (controls, bidi and other

@@ -153,3 +153,35 @@ func FuzzLog(f *testing.F) {
 		}
 	})
 }
+
+// TestStretchReordered: the runner may read stdout's lines before the end of a stretch on
+// stderr (two reader threads). Our annotation is still obeyed, and the agent text stays inert.
+func TestStretchReordered(t *testing.T) {
+	var out, errb bytes.Buffer
+	l := New(&out, &errb, true)
+	l.token = func() string { return "tok00000001" }
+	fmt.Fprintln(l.Stderr(), "agent ##[error]x")
+	fmt.Fprintln(l.Commands(), "::error::why it failed")
+	l.Close()
+	errLines := runnercmd.SplitLines(errb.String())
+	last := len(errLines) - 1
+	if errLines[last] != "::tok00000001::" {
+		t.Fatalf("stderr %q", errLines)
+	}
+	r := runnercmd.New()
+	r.Feed("stderr", strings.Join(errLines[:last], "\n")) // the stretch, but not its end
+	r.Feed("stdout", out.String())                         // stdout overtakes
+	r.Feed("stderr", errLines[last])
+	var got []string
+	for _, c := range r.Commands {
+		if c.Processed {
+			got = append(got, c.Name+":"+c.Data)
+		}
+	}
+	if want := "stop-commands:tok00000001 tok00000001: error:why it failed"; strings.Join(got, " ") != want {
+		t.Errorf("processed %q, want %q\nstdout %q", strings.Join(got, " "), want, out.String())
+	}
+	if r.Stopped() {
+		t.Error("left stopped")
+	}
+}

@@ -126,7 +126,9 @@ func actionVars(t *testing.T, ws string, srv *fakegh.Server, event string) map[s
 	}
 }
 
-var wfCommand = regexp.MustCompile(`^::(error|warning|notice|add-mask|debug)( [^:]*)?::`)
+// wfCommand matches our commands on stdout: annotations, add-mask, and the copy of a stderr
+// stretch's resume (actionslog writes it before a command, in case the runner reads stdout first).
+var wfCommand = regexp.MustCompile(`^(::(error|warning|notice|add-mask|debug)( [^:]*)?::|::[0-9a-f]{32}::$)`)
 
 // checkInert checks what every run must hold: stdout is only workflow commands, one add-mask of
 // the token and no other sight of it, no injected command, and an inert summary.
