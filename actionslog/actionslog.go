@@ -72,7 +72,7 @@ func (l *Log) Commands() io.Writer { return l.cmds }
 func (l *Log) Data(b []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := l.closeStretchFor(l.out); err != nil {
+	if err := l.closeStretch(); err != nil { // on its own stream only: stdout gets the JSON alone
 		return err
 	}
 	_, err := l.out.w.Write(JSON(b))

@@ -185,3 +185,20 @@ func TestStretchReordered(t *testing.T) {
 		t.Error("left stopped")
 	}
 }
+
+// TestDataAlone: JSON written after a stretch on stderr reaches stdout alone (stdout may be a
+// file), with nothing of the stretch in it.
+func TestDataAlone(t *testing.T) {
+	var out, errb bytes.Buffer
+	l := New(&out, &errb, true)
+	fmt.Fprintln(l.Stderr(), "progress ##[error]x")
+	doc := []byte(`{"a":"b"}` + "\n")
+	if err := l.Data(doc); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(l.Stderr(), "after")
+	l.Close()
+	if out.String() != string(doc) {
+		t.Errorf("stdout = %q, want the JSON alone", out.String())
+	}
+}

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,6 +139,10 @@ func TestRunnerCommandsCollect(t *testing.T) {
 	}
 	if !strings.Contains(tape.Text("stdout"), `##\u005b`) || !strings.Contains(tape.Text("stderr"), "::stop-commands::") {
 		t.Errorf("stdout or stderr was not made inert:\n%s", tape.Text("stderr"))
+	}
+	var log struct{ Runs []any }
+	if err := json.Unmarshal([]byte(tape.Text("stdout")), &log); err != nil || len(log.Runs) != 1 {
+		t.Errorf("stdout is not the SARIF alone: %v\n%.300s", err, tape.Text("stdout"))
 	}
 	checkRunnerCommands(t, tape, -1)
 }
