@@ -170,7 +170,7 @@ func TestStretchReordered(t *testing.T) {
 	}
 	r := runnercmd.New()
 	r.Feed("stderr", strings.Join(errLines[:last], "\n")) // the stretch, but not its end
-	r.Feed("stdout", out.String())                         // stdout overtakes
+	r.Feed("stdout", out.String())                        // stdout overtakes
 	r.Feed("stderr", errLines[last])
 	var got []string
 	for _, c := range r.Commands {

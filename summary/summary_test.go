@@ -254,3 +254,34 @@ func TestSizeCapFailing(t *testing.T) {
 		t.Error("the summary had to be cut: the groups did not keep to their budget")
 	}
 }
+
+// TestSessionEventPhrases: the phrases sessionEvent looks for are the ones anchor writes, and
+// findings anchored on code (the call's file, beside the session's edit) are not session events.
+func TestSessionEventPhrases(t *testing.T) {
+	src := ""
+	for _, f := range []string{"anchor.go", "session.go"} {
+		b, err := os.ReadFile(filepath.Join("..", "anchor", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src += string(b)
+	}
+	for _, p := range sessionPhrases {
+		if !strings.Contains(strings.ReplaceAll(src, `\"`, `"`), p) {
+			t.Errorf("anchor no longer writes %q: update sessionPhrases", p)
+		}
+	}
+	for anchored, want := range map[string]bool{
+		"": false,
+		"Anchored to the hook's line in .claude/settings.json: the Bash call touched no file.": true,
+		"Anchored to the \"hooks\" line of .claude/settings.json: x.":                          true,
+		"Anchored to line 4 of .agc/r.jsonl, where the gate's answer was read: x.":             true,
+		"Anchored to line 1 of README.md, the fallback file: x.":                               true,
+		"Anchored to line 1 of src/a.go, the file the call touched: x.":                        false,
+		"Anchored beside the agent's edit of src/a.go made just before this call":              false,
+	} {
+		if got := sessionEvent(&findings.Finding{Anchored: anchored}); got != want {
+			t.Errorf("sessionEvent(%q) = %v, want %v", anchored, got, want)
+		}
+	}
+}
