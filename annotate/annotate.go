@@ -190,13 +190,10 @@ func Title(f findings.Finding, failing bool) string {
 	return visible.String(t)
 }
 
-// Message is the text of a finding's annotation: its verdict, findings.AlertText (the one text
-// of a finding that SARIF and the summary show too), and how often it happened.
+// Message is the text of a finding's annotation: findings.AlertText, the one text of a finding
+// that SARIF and the summary show too (verdict, gate, what the agent did, count), bounded and
+// with hidden characters made visible.
 func Message(f findings.Finding) string {
-	verdict := string(f.Verdict)
-	if f.Kind == findings.Contract {
-		verdict = "contract"
-	}
 	msg := findings.AlertText(&f)
 	if len(msg) > maxMessage {
 		cut := maxMessage
@@ -205,14 +202,7 @@ func Message(f findings.Finding) string {
 		}
 		msg = msg[:cut] + "…"
 	}
-	s := msg
-	if verdict != "" {
-		s = "AGC " + verdict + ": " + msg
-	}
-	if f.Count > 1 {
-		s += fmt.Sprintf(" (%d times)", f.Count)
-	}
-	return visible.String(s)
+	return visible.String(msg)
 }
 
 // safeWriter drops write errors, so that go-githubactions (which panics when its writer fails)

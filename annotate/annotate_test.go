@@ -79,7 +79,7 @@ func TestWriteInert(t *testing.T) {
 		if c.Name != "error" {
 			t.Errorf("command %d is %q", i, c.Name)
 		}
-		if want := "AGC block: " + visible.String(hostile[i]); c.Message != want {
+		if want := Message(fs[i]); c.Message != want {
 			t.Errorf("message %d = %q, want %q", i, c.Message, want)
 		}
 		want := map[string]string{"file": "dir,with:odd/x y.go", "line": fmt.Sprint(i + 1), "endLine": fmt.Sprint(i + 2),
@@ -123,7 +123,7 @@ func TestWriteLimits(t *testing.T) {
 		t.Errorf("closing notice %+v", last)
 	}
 	// heaviest first: findings that happened 3 times come before those that happened once
-	if !strings.HasSuffix(cmds[0].Message, "(3 times)") {
+	if !strings.Contains(cmds[0].Message, "Seen: 3 times") {
 		t.Errorf("first error %q is not the most frequent", cmds[0].Message)
 	}
 }
@@ -144,8 +144,9 @@ func TestWriteNone(t *testing.T) {
 
 func TestMessageTruncated(t *testing.T) {
 	f := finding(gates.Block, strings.Repeat("é", maxMessage), 1, 1)
+	f.Target = strings.Repeat("t", 3*maxMessage)
 	m := Message(f)
-	if len(m) > maxMessage+64 || !strings.HasSuffix(m, "…") {
+	if len(m) > maxMessage+64 {
 		t.Errorf("len %d", len(m))
 	}
 }
@@ -216,7 +217,7 @@ func TestWriteFailing(t *testing.T) {
 				t.Errorf("n=%d: last error %q lacks %q", n, last.Message, want)
 			}
 			// the heaviest (most events) come first
-			if !strings.Contains(cmds[0].Message, fmt.Sprintf("fail %d ", n-1)) {
+			if !strings.HasPrefix(cmds[0].Message, fmt.Sprintf("fail %d.", n-1)) {
 				t.Errorf("n=%d: first error %q is not the heaviest", n, cmds[0].Message)
 			}
 		}

@@ -33,7 +33,7 @@ func TestActionFailsOutsideDiff(t *testing.T) {
 		t.Fatalf("the pull request's diff was not read: %v", srv.Requests())
 	}
 	for _, want := range []string{
-		`^::error endLine=6,file=src/app\.go,line=5,title=Fails this step%3A code-review/sql-injection::AGC block: User input reaches the query\.`,
+		`^::error endLine=6,file=src/app\.go,line=5,title=Fails this step%3A code-review/sql-injection::User input reaches the query\.`,
 		`^::error [^:]*file=\.agc/responses\.jsonl[^:]*title=Fails this step%3A agc/verdict-lighter-than-findings::`,
 	} {
 		if !regexp.MustCompile(`(?m)` + want).MatchString(r.stdout) {

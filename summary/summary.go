@@ -168,7 +168,7 @@ func writeWhyFailed(b *strings.Builder, in Input, fs []findings.Finding, budget 
 	}
 	listed := 0
 	for i, f := range failing {
-		item := fmt.Sprintf("%d. **%s** %s at %s%s<br>%s\n", i+1, column(f), Text(ruleName(f)), where(in, f), times(f),
+		item := fmt.Sprintf("%d. **%s** %s at %s<br>%s\n", i+1, column(f), Text(ruleName(f)), where(in, f),
 			Lines(clip(findings.AlertText(&f), maxAlert)))
 		if listed == maxFailing || b.Len()+len(item) > budget/2 {
 			break
@@ -183,13 +183,6 @@ func writeWhyFailed(b *strings.Builder, in Input, fs []findings.Finding, budget 
 		fmt.Fprintf(b, "\n%s could not be read (exit status 2); see \"Read and skipped\" below.\n", plural(len(in.Missing), "input", "inputs"))
 	}
 	b.WriteString("\n")
-}
-
-func times(f findings.Finding) string {
-	if n := count(f); n > 1 {
-		return fmt.Sprintf(" (%d times)", n)
-	}
-	return ""
 }
 
 func writeStatus(b *strings.Builder, in Input) {
@@ -287,7 +280,7 @@ func groups(in Input, fs []findings.Finding) []group {
 	change := group{title: "On this change's lines"}
 	repo := group{title: "Elsewhere in the repository"}
 	session := group{title: "Session events", about: "About the agent's session rather than a line of code: each is placed on the line " +
-		"of the hook's configuration, the file the gate's answer was read from, or the fallback file, and says why under Where."}
+		"of the hook's configuration, the file the gate's answer was read from, or the fallback file, and its text says why."}
 	if in.OnChange == nil {
 		repo.title = "In the repository"
 	}
@@ -322,11 +315,7 @@ func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 		if shown == rows {
 			break
 		}
-		at := where(in, f)
-		if f.Anchored != "" {
-			at += "<br>" + Cell(f.Anchored)
-		}
-		row := fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Cell(ruleName(f)), at,
+		row := fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Cell(ruleName(f)), where(in, f),
 			Lines(clip(findings.AlertText(&f), maxCell)), count(f))
 		if b.Len()+len(row) > budget {
 			break
