@@ -26,8 +26,11 @@ const maxListed = 20
 // maxFailing bounds the findings listed under "Why this step failed".
 const maxFailing = 100
 
-// maxAlert bounds a finding's alert text in the summary, in runes, before escaping.
+// maxAlert bounds a finding's alert text under "Why this step failed", in runes, before escaping.
 const maxAlert = 1200
+
+// maxRowAlert bounds a finding's alert text in a group's table, in runes, before escaping.
+const maxRowAlert = 600
 
 // Input is what the summary shows.
 type Input struct {
@@ -316,7 +319,7 @@ func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 			break
 		}
 		row := fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Cell(ruleName(f)), where(in, f),
-			Lines(clip(findings.AlertText(&f), maxCell)), count(f))
+			Lines(clip(findings.AlertText(&f), maxRowAlert)), count(f))
 		if b.Len()+len(row) > budget {
 			break
 		}
