@@ -137,115 +137,130 @@ func scanLines(ctx context.Context, r io.Reader, max, window int, fn func(record
 }
 
 // scanFrom is scanLines over a stream whose first `passed` lines were already read (blank).
+//
+// A JSON string cannot hold a raw newline, so a value whose string is still open at the end of a
+// line is cut there: it is reported as cut short at once, and the next line starts afresh. A
+// value that is open outside a string (pretty-printed) goes on to the next line, unless that line
+// starts a new value at column 0, which means the open one was cut short. So one cut record never
+// hides the records after it.
 func scanFrom(ctx context.Context, r io.Reader, max, window, passed int, fn func(record) error) error {
-	lr := newLineReader(r, max, window)
-	lr.line = passed
-	var (
-		acc       []byte // lines of a value still open
-		accLine   int
-		accElided bool
-		depth     int
-		inStr     bool
-		esc       bool
-	)
-	flushCut := func() error {
-		if acc == nil {
-			return nil
-		}
-		rec := record{Line: accLine, Data: acc, Problem: "the JSON value starting here is cut short (it never closes)"}
-		acc, depth, inStr, esc = nil, 0, false, false
-		return fn(rec)
-	}
+	sc := &scanner{lr: newLineReader(r, max, window), fn: fn}
+	sc.lr.line = passed
 	for n := 0; ; n++ {
 		if n&1023 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		line, num, err := lr.next()
-		if err == io.EOF {
-			return flushCut()
-		}
-		if err == errTooLong {
-			if e := flushCut(); e != nil {
+		line, num, err := sc.lr.next()
+		switch {
+		case err == io.EOF:
+			return sc.flushCut()
+		case err == errTooLong:
+			if e := sc.flushCut(); e != nil {
 				return e
 			}
-			if e := fn(record{Line: num, Problem: fmt.Sprintf("line longer than the record limit of %d bytes; skipped", lr.max)}); e != nil {
+			if e := fn(record{Line: num, Problem: fmt.Sprintf("line longer than the record limit of %d bytes; skipped", sc.lr.max)}); e != nil {
 				return e
 			}
 			continue
-		}
-		if err != nil {
+		case err != nil:
 			return fmt.Errorf("line %d: %w", num+1, err)
 		}
-		trimmed := bytes.TrimSpace(line)
-		if acc == nil {
-			if len(trimmed) == 0 {
-				continue
-			}
-			// A complete value on one line is the common case (JSONL): a line that opens and
-			// closes like an object or array is handed over as is, without scanning it; the JSON
-			// parser reports it if it was cut inside a string that happened to end in a brace.
-			if closesOnLine(trimmed) {
-				if e := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); e != nil {
-					return e
-				}
-				continue
-			}
-			d, s, e := balance(trimmed, 0, false, false)
-			if d == 0 && !s || (trimmed[0] != '{' && trimmed[0] != '[') {
-				if e := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); e != nil {
-					return e
-				}
-				continue
-			}
-			if d < 0 {
-				if e := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); e != nil {
-					return e
-				}
-				continue
-			}
-			acc = append(make([]byte, 0, len(line)*2), line...)
-			accLine, depth, inStr, esc, accElided = num, d, s, e, lr.elided
-			continue
-		}
-		// Inside an open value. A value starting at column 0 means the open one was cut short.
-		if len(line) > 0 && (line[0] == '{' || line[0] == '[') && !inStr {
-			if e := flushCut(); e != nil {
-				return e
-			}
-			// Re-handle this line as a fresh start.
-			d, s, e := balance(trimmed, 0, false, false)
-			if d == 0 && !s {
-				if err := fn(record{Line: num, Data: trimmed, Elided: lr.elided}); err != nil {
-					return err
-				}
-				continue
-			}
-			acc = append(make([]byte, 0, len(line)*2), line...)
-			accLine, depth, inStr, esc, accElided = num, d, s, e, lr.elided
-			continue
-		}
-		if len(acc)+len(line)+1 > lr.max {
-			rec := record{Line: accLine, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", lr.max)}
-			acc, depth, inStr, esc = nil, 0, false, false
-			if e := fn(rec); e != nil {
-				return e
-			}
-			continue
-		}
-		acc = append(acc, '\n')
-		acc = append(acc, line...)
-		accElided = accElided || lr.elided
-		depth, inStr, esc = balance(line, depth, inStr, esc)
-		if depth <= 0 && !inStr {
-			rec := record{Line: accLine, Data: bytes.TrimSpace(acc), Elided: accElided}
-			acc, depth, inStr, esc = nil, 0, false, false
-			if e := fn(rec); e != nil {
-				return e
-			}
+		if err := sc.line(line, num); err != nil {
+			return err
 		}
 	}
+}
+
+// Problems of records cut short.
+const (
+	cutNeverCloses = "the JSON value starting here is cut short (it never closes)"
+	cutInString    = "the JSON value starting here is cut short: line %d ends inside a string, and a JSON string cannot hold a line break"
+)
+
+// scanner is the state of scanFrom between lines: the lines of a value still open.
+type scanner struct {
+	lr        *lineReader
+	fn        func(record) error
+	acc       []byte // lines of a value still open; nil when none
+	accLine   int
+	accElided bool
+	depth     int
+	inStr     bool
+	esc       bool
+}
+
+// reset forgets the open value.
+func (sc *scanner) reset() { sc.acc, sc.depth, sc.inStr, sc.esc = nil, 0, false, false }
+
+// flushCut reports the open value, if any, as cut short.
+func (sc *scanner) flushCut() error {
+	if sc.acc == nil {
+		return nil
+	}
+	rec := record{Line: sc.accLine, Data: sc.acc, Problem: cutNeverCloses}
+	sc.reset()
+	return sc.fn(rec)
+}
+
+// line handles one line of the input.
+func (sc *scanner) line(line []byte, num int) error {
+	if sc.acc == nil {
+		return sc.start(line, num)
+	}
+	// Inside an open value (never inside a string: that ends at the line that opened it).
+	if len(line) > 0 && (line[0] == '{' || line[0] == '[') {
+		if err := sc.flushCut(); err != nil {
+			return err
+		}
+		return sc.start(line, num)
+	}
+	if len(sc.acc)+len(line)+1 > sc.lr.max {
+		rec := record{Line: sc.accLine, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", sc.lr.max)}
+		sc.reset()
+		return sc.fn(rec)
+	}
+	sc.acc = append(sc.acc, '\n')
+	sc.acc = append(sc.acc, line...)
+	sc.accElided = sc.accElided || sc.lr.elided
+	sc.depth, sc.inStr, sc.esc = balance(line, sc.depth, sc.inStr, sc.esc)
+	switch {
+	case sc.inStr:
+		rec := record{Line: sc.accLine, Data: sc.acc, Problem: fmt.Sprintf(cutInString, num)}
+		sc.reset()
+		return sc.fn(rec)
+	case sc.depth <= 0:
+		rec := record{Line: sc.accLine, Data: bytes.TrimSpace(sc.acc), Elided: sc.accElided}
+		sc.reset()
+		return sc.fn(rec)
+	}
+	return nil
+}
+
+// start handles a line read when no value is open: a whole value, a text line, a value cut inside
+// a string, or the first line of a value that goes on.
+func (sc *scanner) start(line []byte, num int) error {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	// A complete value on one line is the common case (JSONL): a line that opens and closes like
+	// an object or array is handed over as is, without scanning it; the JSON parser reports it if
+	// it was cut inside a string that happened to end in a brace.
+	if closesOnLine(trimmed) || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
+	}
+	d, s, e := balance(trimmed, 0, false, false)
+	switch {
+	case s:
+		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided, Problem: fmt.Sprintf(cutInString, num)})
+	case d <= 0:
+		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
+	}
+	sc.acc = append(make([]byte, 0, len(line)*2), line...)
+	sc.accLine, sc.depth, sc.inStr, sc.esc, sc.accElided = num, d, s, e, sc.lr.elided
+	return nil
 }
 
 // closesOnLine reports whether a trimmed line starts and ends like one whole object or array.

@@ -49,6 +49,14 @@ func TestScanRecords(t *testing.T) {
 		{"pretty value too long", "{\n\"a\": \"" + strings.Repeat("x", 60) + "\"\n}\n{\"b\":2}\n", 50,
 			[]gotRecord{{1, "{", true}, {2, "", true}, {3, "}", false}, {4, `{"b":2}`, false}}},
 		{"extra closer", "}\n{\"b\":2}\n", 0, []gotRecord{{1, "}", false}, {2, `{"b":2}`, false}}},
+		// A JSON string cannot hold a line break: a line that ends inside one ends the value there.
+		{"cut inside a string", "{\"a\":\"xx\n{\"b\":2}\n", 0, []gotRecord{{1, `{"a":"xx`, true}, {2, `{"b":2}`, false}}},
+		{"cut inside a string, next indented", "{\"a\":\"xx\n  {\"b\":2}\n", 0, []gotRecord{{1, `{"a":"xx`, true}, {2, `{"b":2}`, false}}},
+		{"cut inside a string, text after", "[\"x\nAGC block: g/r — m\n", 0, []gotRecord{{1, `["x`, true}, {2, "AGC block: g/r — m", false}}},
+		{"pretty value cut inside a string", "{\n  \"a\": \"xx\n  \"b\": 1\n}\n{\"c\":3}\n", 0, []gotRecord{
+			{1, "{\n  \"a\": \"xx", true}, {3, `"b": 1`, false}, {4, "}", false}, {5, `{"c":3}`, false}}},
+		{"cut at a quote then many records", "{\"a\":\"\n{}\n{}\n", 0, []gotRecord{{1, `{"a":"`, true}, {2, "{}", false}, {3, "{}", false}}},
+		{"escaped quote at the cut", "{\"a\":\"\\\"\n{}\n", 0, []gotRecord{{1, `{"a":"\"`, true}, {2, "{}", false}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,15 +92,24 @@ func TestScanRecordsCancelled(t *testing.T) {
 }
 
 // FuzzScanRecords checks that the splitter never panics, numbers lines in order, never returns
-// a record over the limit, and that every valid one-line JSON value comes back unchanged.
+// a record over the limit, that every valid one-line JSON value comes back unchanged, and that
+// every line holding one whole JSON object or array comes back as a record of its own, whatever
+// came before it (a cut line never hides the records after it).
 func FuzzScanRecords(f *testing.F) {
 	for _, s := range []string{"", "{}\n", "{\n}\n", "{\"a\":\n{\"b\":1}", "[[[[", "\"\\", "}}}\n{", "{\"s\":\"\\\"}\"}\n"} {
+		f.Add([]byte(s))
+	}
+	for _, s := range []string{"{\"a\":\"x\n{\"b\":1}\n", "[\"\\\n[1]\n", "{\n\"a\":\"\n}\n{}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		const max = 1 << 10
 		last := 0
+		got := map[int]string{}
 		err := scanRecords(context.Background(), bytes.NewReader(in), max, func(r record) error {
+			if r.Problem == "" {
+				got[r.Line] = string(r.Data)
+			}
 			if r.Line < last {
 				t.Fatalf("line %d after %d", r.Line, last)
 			}
@@ -109,6 +126,14 @@ func FuzzScanRecords(f *testing.F) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+		for i, l := range bytes.Split(in, []byte("\n")) {
+			l = bytes.TrimSuffix(l, []byte("\r"))
+			if len(l) > 0 && len(l) <= max && (l[0] == '{' || l[0] == '[') && json.Valid(l) {
+				if want := string(bytes.TrimSpace(l)); got[i+1] != want {
+					t.Fatalf("line %d %q came back as %q", i+1, want, got[i+1])
+				}
+			}
 		}
 	})
 }
