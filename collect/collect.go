@@ -94,18 +94,22 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res := &Result{Root: root, Category: category(cfg)}
 	ex := expandInputs(cfg.Dir, cfg.Paths, cfg.Judgments)
 	res.Missing = ex.Missing
-	// One redactor for the whole run: readers redact agent text before they cut it for a
-	// message, and finish redacts every field of what was read before any output.
-	red := redact.New(redact.Options{Disabled: !cfg.Redact})
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
-	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	if res.Diff, err = changeDiff(ctx, cfg, root); err != nil {
 		return nil, err
 	}
-	if err := finish(ctx, cfg, res, ex.Files, start, red); err != nil {
+	// One redactor for the whole run: readers redact agent text before they cut it for a
+	// message, and every finding is redacted (with its anchoring) as it is read.
+	red := redact.New(redact.Options{Disabled: !cfg.Redact})
+	prepare, err := newPrepare(ctx, cfg, res, ex.Files, red)
+	if err != nil {
+		return nil, err
+	}
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
+	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs, prepare)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := finish(ctx, cfg, res, start, red); err != nil {
 		return nil, err
 	}
 	res.Counts = count(res.Findings)

@@ -20,10 +20,11 @@ import (
 // maxExamples is how many occurrences a merged finding keeps.
 const maxExamples = 5
 
-// finish turns the findings read into the final findings and the SARIF log: every finding is
-// anchored to a repository file, redacted, and repeats of one rule at one place are merged; then
-// the heaviest come first.
-func finish(ctx context.Context, cfg Config, res *Result, files []file, start time.Time, red *redact.Redactor) error {
+// newPrepare makes what every finding goes through as it is read: anchoring to a file of the
+// checkout at res.Root (with the change's diff when there is one, after the scan of the
+// sessions' edits) and redaction of every field (anchorRedacted). It runs at read time because
+// the place is part of what merges repeats, so that memory follows the distinct results.
+func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red *redact.Redactor) (func(findings.Finding) findings.Finding, error) {
 	anc, err := anchor.New(anchor.Options{
 		Root:        res.Root,
 		ProjectDirs: projectDirs(cfg),
@@ -33,19 +34,26 @@ func finish(ctx context.Context, cfg Config, res *Result, files []file, start ti
 		Session:     cfg.SessionAnchor,
 	})
 	if err != nil {
-		return fmt.Errorf("repository root %s: %w", res.Root, err)
+		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
 	}
-	if err := scanEdits(ctx, cfg, anc, res, files); err != nil {
-		return err
+	if err := scanEdits(ctx, cfg, anc, res.Diff != nil, files); err != nil {
+		return nil, err
 	}
 	fallback := sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })
+	return func(f findings.Finding) findings.Finding { return anchorRedacted(red, anc, f, fallback) }, nil
+}
 
+// finish turns the findings read — anchored, redacted, and repeats of one rule at one place
+// merged as they were read — into the final findings and the SARIF log: the names of the files
+// that reported each event are redacted, and the heaviest come first.
+func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *redact.Redactor) error {
 	fs := make([]findings.Finding, 0, len(res.Set.Findings))
 	for i, f := range res.Set.Findings {
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		fs = append(fs, anchorRedacted(red, anc, f, fallback))
+		f.Sources = red.Strings(f.Sources)
+		fs = append(fs, f)
 	}
 	setLevels(cfg.FailOn, cfg.Levels, fs)
 	fs = findings.Aggregate(fs, maxExamples)
@@ -81,11 +89,11 @@ func finish(ctx context.Context, cfg Config, res *Result, files []file, start ti
 	return nil
 }
 
-// scanEdits reads the inputs again, when there is a base and a finding of a session, for the
-// edits those sessions made, so that their events can be anchored beside them. A file that cannot
-// be scanned is said on stderr: its events keep the hook's line.
-func scanEdits(ctx context.Context, cfg Config, anc *anchor.Anchorer, res *Result, files []file) error {
-	if res.Diff == nil || cfg.SessionAnchor == anchor.SessionConfig || !hasSession(res.Set.Findings) {
+// scanEdits reads the inputs, before they are read for findings, when there is a base, for the
+// edits their sessions made, so that events can be anchored beside them as they are read. A file
+// that cannot be scanned is said on stderr: its events keep the hook's line.
+func scanEdits(ctx context.Context, cfg Config, anc *anchor.Anchorer, diff bool, files []file) error {
+	if !diff || cfg.SessionAnchor == anchor.SessionConfig {
 		return nil
 	}
 	for _, fl := range files {
@@ -100,16 +108,6 @@ func scanEdits(ctx context.Context, cfg Config, anc *anchor.Anchorer, res *Resul
 		fmt.Fprintf(cfg.Stderr, "agc-sarif: %d edits past the first %d were not used for anchoring\n", n, anchor.MaxEdits)
 	}
 	return nil
-}
-
-// hasSession reports whether some finding names its session.
-func hasSession(fs []findings.Finding) bool {
-	for i := range fs {
-		if fs[i].Call != nil && fs[i].Call.SessionID != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // anchorRedacted anchors f and redacts every field. The paths and the call are redacted before

@@ -91,7 +91,7 @@ func BenchmarkFinish25k(b *testing.B) {
 	start := cpuTime(b)
 	for b.Loop() {
 		res = &Result{Set: set, Root: dir, Category: "agc/"}
-		if err := finish(context.Background(), cfg, res, nil, time.Unix(0, 0), redact.New(redact.Options{})); err != nil {
+		if err := finish(context.Background(), cfg, res, time.Unix(0, 0), redact.New(redact.Options{})); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -26,8 +26,10 @@ type readStats struct {
 }
 
 // readAll reads every file with the reader of its format, jobs files at a time, and merges the
-// per-file sets in the order of files so that output is the same on every run.
-func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, jobs int) (*findings.Set, readStats) {
+// per-file sets in the order of files so that output is the same on every run. Each finding is
+// anchored with prepare and merged with its repeats as it is read, so memory grows with the
+// distinct results, not with the records.
+func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, jobs int, prepare func(findings.Finding) findings.Finding) (*findings.Set, readStats) {
 	if jobs < 1 {
 		jobs = 1
 	}
@@ -46,8 +48,9 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 			defer wg.Done()
 			var bufs readBuffers // one worker's buffers, reused from file to file
 			for i := range next {
-				set := findings.NewSet()
+				set := findings.NewAggregateSet(maxExamples, prepare)
 				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs)
+				set.ListUnlisted(files[i].Name)
 				results[i] = outcome{set, f, ignored, unreadable}
 			}
 		}()
@@ -61,13 +64,14 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 	close(next)
 	wg.Wait()
 
-	all := findings.NewSet()
+	all := findings.NewAggregateSet(maxExamples, nil)
 	st := readStats{ByFormat: map[string]int{}}
-	for _, r := range results {
+	for i, r := range results {
 		if r.set == nil { // cancelled before it started
 			continue
 		}
 		all.Merge(r.set)
+		results[i].set = nil // merged: let its memory go
 		switch {
 		case r.unreadable != "":
 			st.Unreadable = append(st.Unreadable, r.unreadable)
@@ -78,6 +82,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 			st.ByFormat[string(r.format)]++
 		}
 	}
+	all.Compact()
 	return all, st
 }
 

@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -19,44 +21,222 @@ const DefaultMaxExamples = 5
 // Groups keep the order of their first occurrence; a finding that stands alone is returned
 // unchanged except that its Count is at least 1. It runs in time linear in len(fs).
 func Aggregate(fs []Finding, maxExamples int) []Finding {
+	s := NewAggregateSet(maxExamples, nil)
+	for _, f := range fs {
+		s.place(f, -1)
+	}
+	return s.Findings
+}
+
+// NewAggregateSet returns an empty set that merges repeats of one rule at one place as they are
+// added, as Aggregate does, keeping up to maxExamples examples each. prepare, when not nil, is
+// applied to every finding that is not a duplicate before it is grouped (collect anchors there,
+// since the place is part of the group's identity). Call Compact when all is merged.
+func NewAggregateSet(maxExamples int, prepare func(Finding) Finding) *Set {
 	if maxExamples <= 0 {
 		maxExamples = DefaultMaxExamples
 	}
-	type group struct {
-		f    Finding
-		n    int            // findings merged into it
-		msgs map[string]int // examples kept per message
+	s := NewSet()
+	s.agg = &aggregation{max: maxExamples, prepare: prepare, index: map[groupKey]int32{}}
+	return s
+}
+
+// aggregation is the grouping state of an aggregating set, parallel to its Findings.
+type aggregation struct {
+	max     int
+	prepare func(Finding) Finding
+	index   map[groupKey]int32
+	groups  []group
+	seq     int // events placed so far, to order groups by their first event
+}
+
+// group is what a merged finding needs besides the finding itself.
+type group struct {
+	first int            // seq of the group's first event
+	n     int            // findings merged into it
+	msgs  map[string]int // examples kept per message, once merged
+}
+
+// place merges f into its group, or starts one; first orders a new group (-1: now).
+func (a *aggregation) place(s *Set, f Finding, first int) int32 {
+	if a.prepare != nil {
+		f = a.prepare(f)
 	}
-	idx := make(map[groupKey]int, len(fs))
-	groups := make([]*group, 0, len(fs))
-	for _, f := range fs {
-		if f.Count < 1 {
-			f.Count = 1
+	if f.Count < 1 {
+		f.Count = 1
+	}
+	if first < 0 {
+		first = a.seq
+	}
+	a.seq++
+	k := aggregateKey(&f)
+	i, ok := a.index[k]
+	if !ok {
+		i = int32(len(s.Findings))
+		a.index[k] = i
+		s.Findings = append(s.Findings, f)
+		a.groups = append(a.groups, group{first: first, n: 1})
+		return i
+	}
+	a.merge(s, i, f, first)
+	return i
+}
+
+// merge adds f (itself possibly merged) to the group at slot i.
+func (a *aggregation) merge(s *Set, i int32, f Finding, first int) {
+	g, m := &a.groups[i], &s.Findings[i]
+	g.first = min(g.first, first)
+	if m.Count == 0 { // every event of it moved away: f starts it again
+		*m, g.n, g.msgs = f, 1, nil
+		return
+	}
+	if g.n == 1 {
+		g.msgs = map[string]int{}
+		lone := *m
+		m.Examples = nil
+		m.FirstTime, m.LastTime = "", ""
+		m.Count = 0
+		mergeInto(m, lone, g.msgs, a.max)
+	}
+	g.n++
+	mergeInto(m, f, g.msgs, a.max)
+}
+
+// unplace takes one event, read at src, out of the group at slot i: a duplicate that lost to a
+// heavier record of the same event.
+func (a *aggregation) unplace(s *Set, i int32, src Source) {
+	g, m := &a.groups[i], &s.Findings[i]
+	m.Count--
+	if g.n <= 1 || m.Count <= 0 {
+		return
+	}
+	for j, e := range m.Examples {
+		if e.Source == src {
+			g.msgs[e.Message]--
+			m.Examples = slices.Delete(m.Examples, j, j+1)
+			break
 		}
-		k := aggregateKey(&f)
-		i, ok := idx[k]
+	}
+}
+
+// adopt takes o's grouping state.
+func (a *aggregation) adopt(o *aggregation) {
+	a.index, a.groups, a.seq = o.index, o.groups, o.seq
+}
+
+// mergeGroups merges the aggregating set o into s: events both hold are resolved first (the
+// heavier record keeps the event, the other group gives it up), then o's groups are merged into
+// s's in o's order.
+func (s *Set) mergeGroups(o *Set) {
+	var keep []moved
+	for id, oref := range o.events {
+		sref, ok := s.events[id]
 		if !ok {
-			idx[k] = len(groups)
-			groups = append(groups, &group{f: f, n: 1})
+			keep = append(keep, moved{id, oref})
 			continue
 		}
-		g := groups[i]
-		if g.n == 1 {
-			g.msgs = map[string]int{}
-			first := g.f
-			g.f.Examples = nil
-			g.f.FirstTime, g.f.LastTime = "", ""
-			g.f.Count = 0
-			mergeInto(&g.f, first, g.msgs, maxExamples)
+		s.Duplicates++
+		if oref.weight > sref.weight {
+			s.unplace(sref)
+			keep = append(keep, moved{id, oref})
+			o.agree(oref.slot, s.files[sref.file])
+			continue
 		}
-		g.n++
-		mergeInto(&g.f, f, g.msgs, maxExamples)
+		o.unplace(oref)
+		s.agree(sref.slot, o.files[oref.file])
 	}
-	out := make([]Finding, len(groups))
-	for i, g := range groups {
-		out[i] = g.f
+	keep = append(keep, s.mergeBare(o)...)
+	remap := make([]int32, len(o.Findings))
+	base := s.agg.seq
+	defer func() { s.agg.seq = base + o.agg.seq }()
+	for i := range o.Findings {
+		if o.Findings[i].Count > 0 {
+			sources := o.Findings[i].Sources
+			remap[i] = s.place(o.Findings[i], base+o.agg.groups[i].first)
+			for _, f := range sources {
+				s.agree(remap[i], f)
+			}
+		}
 	}
-	return out
+	for _, k := range keep {
+		r := k.ref
+		r.slot, r.file = remap[r.slot], s.fileIndex(o.files[r.file])
+		s.events[k.id] = r
+	}
+}
+
+// moved is an event of o whose finding s takes over: ref's slot and file are still o's.
+type moved struct {
+	id  eventID
+	ref eventRef
+}
+
+// mergeBare carries o's unstructured findings over to s: one that s holds under another name
+// (one record knew the hook, the other did not) is a duplicate, and the one naming the hook wins.
+// It returns s's events that o's findings now hold.
+func (s *Set) mergeBare(o *Set) []moved {
+	var won []moved
+	for k, obs := range o.bare {
+		for _, ob := range obs {
+			if _, ok := s.events[ob.id]; ok {
+				continue // the same rule: resolved with the events
+			}
+			oref := o.events[ob.id]
+			j, found := s.bareMatch(k, ob.hook)
+			if !found {
+				s.bare[k] = append(s.bare[k], ob)
+				continue
+			}
+			s.Duplicates++
+			sb := s.bare[k][j]
+			sref := s.events[sb.id]
+			if sb.hook == (eventID{}) && ob.hook != (eventID{}) {
+				s.unplace(sref)
+				o.agree(oref.slot, s.files[sref.file])
+				s.bare[k][j].hook = ob.hook
+				won = append(won, moved{sb.id, oref})
+				continue
+			}
+			o.unplace(oref)
+			s.agree(sref.slot, o.files[oref.file])
+			delete(o.events, ob.id)
+		}
+	}
+	return won
+}
+
+// bareMatch finds in s the unstructured finding under bare key k that an event with hook hash
+// hook duplicates.
+func (s *Set) bareMatch(k, hook eventID) (int, bool) {
+	for i, b := range s.bare[k] {
+		if b.hook != (eventID{}) && hook != (eventID{}) && b.hook != hook {
+			continue
+		}
+		return i, true
+	}
+	return 0, false
+}
+
+// Compact ends an aggregating set: it drops groups whose every event went to a heavier record and
+// orders the rest by their first event. The set takes no more findings afterwards.
+func (s *Set) Compact() {
+	sortSources(s.Findings)
+	if s.agg == nil {
+		return
+	}
+	order := make([]int, 0, len(s.Findings))
+	for i := range s.Findings {
+		if s.Findings[i].Count > 0 {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(s.agg.groups[i].first, s.agg.groups[j].first) })
+	out := make([]Finding, len(order))
+	for i, k := range order {
+		out[i] = s.Findings[k]
+	}
+	s.Findings = out
+	s.agg, s.events, s.bare = nil, nil, nil
 }
 
 // groupKey is the identity of an event group (a struct, so building it allocates nothing).
@@ -91,6 +271,11 @@ func mergeInto(m *Finding, f Finding, msgs map[string]int, max int) {
 	}
 	if lasts != "" && (m.LastTime == "" || timeBefore(m.LastTime, lasts)) {
 		m.LastTime = lasts
+	}
+	for _, src := range f.Sources {
+		if !slices.Contains(m.Sources, src) && len(m.Sources) < MaxSources {
+			m.Sources = append(m.Sources, src)
+		}
 	}
 	exs := f.Examples
 	if len(exs) == 0 {

@@ -135,6 +135,9 @@ type Finding struct {
 	FirstTime string    `json:"first_time,omitempty"`
 	LastTime  string    `json:"last_time,omitempty"`
 	Examples  []Example `json:"examples,omitempty"`
+	// Sources names the input files that reported the finding's event when more than one did
+	// (hook log, transcript, an agent-written file); the heaviest verdict among them is kept.
+	Sources []string `json:"sources,omitempty"`
 }
 
 // Skip is a record that was read but produced no finding, with the reason.

@@ -1,7 +1,10 @@
 package findings
 
 import (
+	"cmp"
+	"crypto/sha256"
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -19,10 +22,25 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s: %s", p.Source.File, p.Message)
 }
 
+// MaxProblemsPerReason is how many problems of one skip reason a set lists; the rest are counted
+// (Unlisted) and summed up by ListUnlisted, so that a file of a million bad lines costs no more
+// than a file of a few.
+const MaxProblemsPerReason = 100
+
+// MaxSources is how many input files a finding names as having reported its event.
+const MaxSources = 8
+
 // Set collects what the readers of one or more inputs produced: findings, records skipped with
 // their reasons, and problems. Every record a reader reads must end in Add (at least once) via
 // Used, or in Skipped, so that Records == Used + skipped records. A Set is not safe for concurrent
 // use; give each reader its own and Merge them in input order.
+//
+// One event reported by several records (hook log and transcript, an agent-written file) is kept
+// once: the record with the heaviest verdict wins, whichever was read first, and the finding
+// names in Sources the files that reported it. Events are remembered by a hash of their key, so
+// the memory of a set grows with its findings, not with the size of their records. A set made by
+// NewAggregateSet also merges repeats of one rule at one place as they come (Aggregate), so that
+// it grows with the distinct results only.
 type Set struct {
 	Findings []Finding
 	Problems []Problem
@@ -30,70 +48,188 @@ type Set struct {
 	Records int
 	Used    int
 	Skips   map[string]int
-	// Duplicates counts findings dropped because an earlier record gave the same event.
+	// Duplicates counts findings dropped because another record gave the same event.
 	Duplicates int
+	// Unlisted counts, per reason, problems past MaxProblemsPerReason: counted in Skips, not kept.
+	Unlisted map[string]int
 
-	seen map[string]bool // EventKey+RuleID+Target of findings already added
-	// bare indexes unstructured findings by EventKey+Verdict: their rule is named after the hook
-	// command, which some record formats do not keep, so one event may arrive under two names.
-	bare map[string][]int
+	events  map[eventID]eventRef // events of findings added, by EventKey+RuleID+Target
+	bare    map[eventID][]bareRef
+	files   []string // input files named by eventRef.file
+	fileIdx map[string]int32
+	listed  map[string]int // problems kept per reason
+	agg     *aggregation   // nil: every finding is kept apart
 }
 
-// NewSet returns an empty set.
+// eventID is the hash of an event's identity. SHA-256, not a fast hash: agents write the keys,
+// and a collision they could forge would drop a finding as a duplicate.
+type eventID [16]byte
+
+func idOf(parts ...string) eventID {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	var id eventID
+	copy(id[:], h.Sum(nil))
+	return id
+}
+
+// eventRef says where the finding of an event is held and how heavy it is.
+type eventRef struct {
+	slot   int32 // index in Findings
+	line   int32 // line of the record kept
+	file   int32 // index in files of the record kept
+	weight int8
+}
+
+// bareRef is an unstructured finding remembered under EventKey+Verdict: its rule is named after
+// the hook command, which some record formats do not keep, so one event may arrive under two names.
+type bareRef struct {
+	id   eventID // the finding's own event id
+	hook eventID // hash of the hook command; zero when unknown
+}
+
+// NewSet returns an empty set that keeps every finding apart.
 func NewSet() *Set {
-	return &Set{Skips: map[string]int{}, seen: map[string]bool{}, bare: map[string][]int{}}
+	return &Set{Skips: map[string]int{}, Unlisted: map[string]int{}, events: map[eventID]eventRef{},
+		bare: map[eventID][]bareRef{}, fileIdx: map[string]int32{}, listed: map[string]int{}}
 }
 
-// Add appends a finding unless one with the same event key, rule and target is already in the
-// set; it reports whether the finding was new (a repeat is counted in Duplicates). A finding
-// without an EventKey is always new.
+// weightOf orders findings of one event: the heavier verdict wins, then the heavier level.
+func weightOf(f *Finding) int8 {
+	return int8(f.Verdict.Weight()*4 + f.Level.Weight())
+}
+
+// Add adds a finding. A finding of an event already in the set (same event key, rule and target)
+// is a duplicate: the heavier of the two is kept. Add reports whether f added a finding (false for
+// a duplicate, even when f took the place of a lighter one). A finding without an EventKey is
+// always new.
 func (s *Set) Add(f Finding) bool {
 	if f.Count == 0 {
 		f.Count = 1
 	}
-	if f.EventKey != "" {
-		k := f.EventKey + "\x00" + f.RuleID + "\x00" + f.Target
-		if s.seen[k] {
-			s.Duplicates++
-			return false
-		}
-		s.seen[k] = true
-		if f.Kind == Unstructured && s.sameBareEvent(f) {
-			s.Duplicates++
-			return false
-		}
+	if f.EventKey == "" {
+		s.place(f, -1)
+		return true
 	}
-	s.Findings = append(s.Findings, f)
+	id := idOf(f.EventKey, f.RuleID, f.Target)
+	w := weightOf(&f)
+	if ref, ok := s.events[id]; ok {
+		s.Duplicates++
+		if w <= ref.weight {
+			s.agree(ref.slot, f.Source.File)
+			return false
+		}
+		s.replace(id, ref, f, w)
+		return false
+	}
+	if f.Kind == Unstructured {
+		if old, better, ok := s.sameBare(&f); ok {
+			s.Duplicates++
+			ref := s.events[old]
+			if !better {
+				s.agree(ref.slot, f.Source.File)
+				return false
+			}
+			s.replace(old, ref, f, w)
+			s.events[id] = s.events[old]
+			return false
+		}
+		s.rememberBare(&f, id)
+	}
+	slot := s.place(f, -1)
+	s.events[id] = eventRef{slot: slot, line: int32(f.Source.Line), file: s.fileIndex(f.Source.File), weight: w}
 	return true
 }
 
-// sameBareEvent reports whether an unstructured finding is an event the set already holds
-// under another rule name because one record knew the hook command and the other did not. The
-// finding that names the hook wins. Two different known hooks on one call stay two decisions.
-func (s *Set) sameBareEvent(f Finding) bool {
-	k := f.EventKey + "\x00" + string(f.Verdict)
-	for _, i := range s.bare[k] {
-		old := &s.Findings[i]
-		oldHook, newHook := hookOf(*old), hookOf(f)
-		switch {
-		case oldHook != "" && newHook != "" && oldHook != newHook:
-			continue
-		case oldHook == "" && newHook != "":
-			// Keep the place in order, take the better-named finding's identity.
-			old.RuleID, old.Gate, old.Rule, old.Message, old.Call = f.RuleID, f.Gate, f.Rule, f.Message, f.Call
-			s.seen[f.EventKey+"\x00"+f.RuleID+"\x00"+f.Target] = true
-		}
-		return true
+// sameBare finds an unstructured finding the set already holds for the event of f under another
+// rule name, because one record knew the hook command and the other did not. better says f
+// names the hook and the one held does not. Two different known hooks on one call stay two
+// decisions.
+func (s *Set) sameBare(f *Finding) (old eventID, better, ok bool) {
+	hook, k := hookID(f), idOf(f.EventKey, string(f.Verdict))
+	i, ok := s.bareMatch(k, hook)
+	if !ok {
+		return eventID{}, false, false
 	}
-	s.bare[k] = append(s.bare[k], len(s.Findings))
-	return false
+	b := &s.bare[k][i]
+	if b.hook == (eventID{}) && hook != (eventID{}) {
+		b.hook = hook // the event is now known under the hook's name
+		return b.id, true, true
+	}
+	return b.id, false, true
 }
 
-func hookOf(f Finding) string {
-	if f.Call == nil {
-		return ""
+func (s *Set) rememberBare(f *Finding, id eventID) {
+	k := idOf(f.EventKey, string(f.Verdict))
+	s.bare[k] = append(s.bare[k], bareRef{id: id, hook: hookID(f)})
+}
+
+func hookID(f *Finding) eventID {
+	if f.Call == nil || f.Call.Hook == "" {
+		return eventID{}
 	}
-	return f.Call.Hook
+	return idOf(f.Call.Hook)
+}
+
+// replace puts f, the heavier finding of the event id, in place of the one held at ref.
+func (s *Set) replace(id eventID, ref eventRef, f Finding, w int8) {
+	oldFile := s.files[ref.file]
+	var slot int32
+	if s.agg == nil {
+		f.Sources = s.Findings[ref.slot].Sources
+		s.Findings[ref.slot] = f
+		slot = ref.slot
+	} else {
+		first := s.agg.groups[ref.slot].first
+		s.unplace(ref)
+		slot = s.place(f, first)
+	}
+	s.events[id] = eventRef{slot: slot, line: int32(f.Source.Line), file: s.fileIndex(f.Source.File), weight: w}
+	s.agree(slot, oldFile)
+	s.agree(slot, f.Source.File)
+}
+
+// agree notes that file reported the event held at slot too, when it is not the file of the
+// finding itself. Sources then lists every file that reported the finding's events.
+func (s *Set) agree(slot int32, file string) {
+	f := &s.Findings[slot]
+	if len(f.Sources) == 0 {
+		if file == f.Source.File {
+			return
+		}
+		f.Sources = append(f.Sources, f.Source.File)
+	}
+	if !slices.Contains(f.Sources, file) && len(f.Sources) < MaxSources {
+		f.Sources = append(f.Sources, file)
+	}
+}
+
+func (s *Set) fileIndex(name string) int32 {
+	if i, ok := s.fileIdx[name]; ok {
+		return i
+	}
+	i := int32(len(s.files))
+	s.files = append(s.files, name)
+	s.fileIdx[name] = i
+	return i
+}
+
+// place stores f as a finding of its own, or, in an aggregating set, merges it into its group;
+// it returns the slot in Findings. first orders a group a moved event creates (-1: now).
+func (s *Set) place(f Finding, first int) int32 {
+	if s.agg == nil {
+		s.Findings = append(s.Findings, f)
+		return int32(len(s.Findings) - 1)
+	}
+	return s.agg.place(s, f, first)
+}
+
+// unplace takes the event held at ref out of its finding (aggregating sets only).
+func (s *Set) unplace(ref eventRef) {
+	s.agg.unplace(s, ref.slot, Source{File: s.files[ref.file], Line: int(ref.line)})
 }
 
 // Use counts one record that produced findings.
@@ -103,10 +239,36 @@ func (s *Set) Use() { s.Records++; s.Used++ }
 // "not a hook record", "invalid JSON").
 func (s *Set) Skip(reason string) { s.Records++; s.Skips[reason]++ }
 
-// Problemf records a problem at src and counts the record as skipped for reason.
+// Problemf records a problem at src and counts the record as skipped for reason. Past
+// MaxProblemsPerReason problems of one reason, the problem is counted in Unlisted, not kept.
 func (s *Set) Problemf(src Source, reason, format string, args ...any) {
-	s.Problems = append(s.Problems, Problem{Source: src, Message: fmt.Sprintf(format, args...)})
 	s.Skip(reason)
+	if s.listed[reason] >= MaxProblemsPerReason {
+		s.Unlisted[reason]++
+		return
+	}
+	s.listed[reason]++
+	s.Problems = append(s.Problems, Problem{Source: src, Message: fmt.Sprintf(format, args...)})
+}
+
+// ListUnlisted adds one problem per reason that had problems left unlisted, naming file, and
+// forgets the counts; readers of one file call it at the end.
+func (s *Set) ListUnlisted(file string) {
+	for _, r := range sortedReasons(s.Unlisted) {
+		s.Problems = append(s.Problems, Problem{Source: Source{File: file},
+			Message: fmt.Sprintf("%d more records skipped (%s) and not listed", s.Unlisted[r], r)})
+	}
+	clear(s.Unlisted)
+	clear(s.listed)
+}
+
+func sortedReasons(m map[string]int) []string {
+	rs := make([]string, 0, len(m))
+	for r := range m {
+		rs = append(rs, r)
+	}
+	sort.Strings(rs)
+	return rs
 }
 
 // Skipped is the number of records skipped, over all reasons.
@@ -118,11 +280,18 @@ func (s *Set) Skipped() int {
 	return n
 }
 
-// Merge adds everything in o to s, keeping o's order after s's. Findings of an event that s
-// already holds are dropped and counted in Duplicates.
+// Merge adds everything in o to s, keeping o's order after s's; o is not used afterwards.
+// Findings of an event that s already holds are duplicates: the heavier is kept.
 func (s *Set) Merge(o *Set) {
-	for _, f := range o.Findings {
-		s.Add(f)
+	switch {
+	case s.agg != nil && len(s.Findings) == 0 && len(s.events) == 0:
+		s.adopt(o)
+	case s.agg != nil:
+		s.mergeGroups(o)
+	default:
+		for _, f := range o.Findings {
+			s.Add(f)
+		}
 	}
 	s.Duplicates += o.Duplicates
 	s.Problems = append(s.Problems, o.Problems...)
@@ -131,6 +300,15 @@ func (s *Set) Merge(o *Set) {
 	for r, c := range o.Skips {
 		s.Skips[r] += c
 	}
+	for r, c := range o.Unlisted {
+		s.Unlisted[r] += c
+	}
+}
+
+// adopt takes o's findings and events into the empty aggregating set s.
+func (s *Set) adopt(o *Set) {
+	s.Findings, s.events, s.bare, s.files, s.fileIdx = o.Findings, o.events, o.bare, o.files, o.fileIdx
+	s.agg.adopt(o.agg)
 }
 
 // SkipReasons returns the skip reasons sorted by count, then name.
@@ -146,4 +324,13 @@ func (s *Set) SkipReasons() []string {
 		return rs[i] < rs[j]
 	})
 	return rs
+}
+
+// sortSources orders each finding's Sources, so that merging in any order names them alike.
+func sortSources(fs []Finding) {
+	for i := range fs {
+		if len(fs[i].Sources) > 1 {
+			slices.SortFunc(fs[i].Sources, cmp.Compare[string])
+		}
+	}
 }

@@ -69,7 +69,10 @@ func (lr *lineReader) next() ([]byte, int, error) {
 		if total == 0 && err == nil && len(chunk) <= lr.max+2 {
 			// The whole line is in the reader's buffer: hand it out without copying.
 			lr.line++
-			return trimEOL(chunk), lr.line, nil
+			if line := trimEOL(chunk); len(line) <= lr.max {
+				return line, lr.line, nil
+			}
+			return nil, lr.line, errTooLong
 		}
 		total += len(chunk)
 		switch {
@@ -107,7 +110,10 @@ func (lr *lineReader) next() ([]byte, int, error) {
 			lr.elided = lr.sk.cuts > 0
 			return trimEOL(lr.sk.out), lr.line, nil
 		}
-		return trimEOL(lr.buf), lr.line, nil
+		if line := trimEOL(lr.buf); len(line) <= lr.max {
+			return line, lr.line, nil
+		}
+		return nil, lr.line, errTooLong // the last line, without a newline, just over max
 	}
 }
 
