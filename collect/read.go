@@ -158,9 +158,13 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 			}
 			return "", true, ""
 		}
-		format = fallbackFormat(fl.Name, head)
+		var why string
+		format, why, err = detectNamed(ctx, fl, fh, br, head)
+		if err != nil {
+			return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
+		}
 		if format == "" {
-			set.Problemf(findings.Source{File: fl.Name, Line: 1}, "not a recognised input", "%s", unrecognised(head))
+			set.Problemf(findings.Source{File: fl.Name, Line: 1}, "not a recognised input", "%s", why)
 			return "", false, ""
 		}
 	}
@@ -196,6 +200,34 @@ func isText(name string) bool {
 		return true
 	}
 	return false
+}
+
+// maxDeepDetect is how far into a named file detection looks for a line it recognises.
+const maxDeepDetect = 1 << 30
+
+// detectNamed decides how to read a file the user named whose head no reader recognised: a
+// Markdown or text file is a judging agent's final message; else the file is searched line by
+// line for the first recognisable input, and read from its start (br is reset to it) with that
+// line's format. When nothing is found it returns "" and why, for a loud problem.
+func detectNamed(ctx context.Context, fl file, fh *os.File, br *bufio.Reader, head []byte) (inputs.Format, string, error) {
+	if f := fallbackFormat(fl.Name, head); f != "" {
+		return f, "", nil
+	}
+	if len(head) < inputs.SniffSize && bytes.IndexByte(head, '\n') < 0 {
+		return "", unrecognised(head), nil // one short line: nothing further to look at
+	}
+	format, lines, err := inputs.DetectLines(ctx, br, maxDeepDetect)
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := fh.Seek(0, io.SeekStart); err != nil {
+		return "", "", err
+	}
+	br.Reset(fh)
+	if format == "" {
+		return "", fmt.Sprintf("%s: no line of it is an AGC response, hook record, Claude Code transcript, stream-json or reviewer's agc block (%d lines looked at), so nothing in it was read", unrecognised(head), lines), nil
+	}
+	return format, "", nil
 }
 
 // fallbackFormat decides how to read a file the user named that no reader recognised: a

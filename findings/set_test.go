@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -77,5 +78,129 @@ func TestSetCounts(t *testing.T) {
 	}
 	if r := s.SkipReasons(); len(r) != 2 {
 		t.Fatalf("reasons = %v", r)
+	}
+}
+
+// steerBlock returns two findings of one event as two files report it: an agent-written file
+// says steer, the hook log says block.
+func steerBlock() (steer, block Finding) {
+	key := "claude-code/s/t1/PreToolUse"
+	steer = Finding{RuleID: "g/r", Verdict: gates.Steer, Level: Note, EventKey: key, Message: "steer",
+		Source: Source{File: "agent.jsonl", Line: 1}, Location: &Location{Path: "a.go", StartLine: 1}}
+	block = steer
+	block.Verdict, block.Level, block.Message, block.Source = gates.Block, Error, "block", Source{File: "hook-log.jsonl", Line: 7}
+	return steer, block
+}
+
+func TestSetHeaviestVerdictWins(t *testing.T) {
+	steer, block := steerBlock()
+	for _, agg := range []bool{false, true} {
+		for _, order := range [][]Finding{{steer, block}, {block, steer}} {
+			s := NewSet()
+			if agg {
+				s = NewAggregateSet(5, nil)
+			}
+			for _, f := range order {
+				s.Add(f)
+			}
+			s.Compact()
+			if len(s.Findings) != 1 || s.Findings[0].Verdict != gates.Block || s.Duplicates != 1 {
+				t.Fatalf("aggregate %v, %s first: findings %+v, duplicates %d; want one block", agg, order[0].Verdict, s.Findings, s.Duplicates)
+			}
+			if got := s.Findings[0].Sources; !reflect.DeepEqual(got, []string{"agent.jsonl", "hook-log.jsonl"}) {
+				t.Errorf("aggregate %v, %s first: sources %v, want both files", agg, order[0].Verdict, got)
+			}
+			if s.Findings[0].Count != 1 {
+				t.Errorf("count %d, want 1: one event", s.Findings[0].Count)
+			}
+		}
+	}
+}
+
+// TestSetMergeHeaviestVerdictWins merges per-file sets the way collect does: the file read first
+// must not downgrade the event, and its group, emptied, must go.
+func TestSetMergeHeaviestVerdictWins(t *testing.T) {
+	steer, block := steerBlock()
+	other := steer
+	other.EventKey, other.Source.Line = "claude-code/s/t2/PreToolUse", 2 // a steer of its own
+	for _, first := range []string{"steer", "block"} {
+		a, b := NewAggregateSet(5, nil), NewAggregateSet(5, nil)
+		if first == "steer" {
+			a.Add(steer)
+			a.Add(other)
+			b.Add(block)
+		} else {
+			a.Add(block)
+			b.Add(steer)
+			b.Add(other)
+		}
+		all := NewAggregateSet(5, nil)
+		all.Merge(a)
+		all.Merge(b)
+		all.Compact()
+		var verdicts []string
+		count := 0
+		for _, f := range all.Findings {
+			verdicts = append(verdicts, string(f.Verdict))
+			count += f.Count
+		}
+		if count != 2 || len(all.Findings) != 2 || all.Duplicates != 1 {
+			t.Fatalf("%s first: findings %v (count %d, duplicates %d), want one block and one steer", first, verdicts, count, all.Duplicates)
+		}
+		for _, f := range all.Findings {
+			if f.Verdict == gates.Block && !reflect.DeepEqual(f.Sources, []string{"agent.jsonl", "hook-log.jsonl"}) {
+				t.Errorf("%s first: block sources %v", first, f.Sources)
+			}
+			if f.Verdict == gates.Steer && (f.Count != 1 || len(f.Sources) != 0) {
+				t.Errorf("%s first: the steer of t2 %+v", first, f)
+			}
+		}
+	}
+}
+
+func TestSetProblemsBounded(t *testing.T) {
+	s := NewSet()
+	for i := 0; i < 3*MaxProblemsPerReason; i++ {
+		s.Problemf(Source{File: "x.jsonl", Line: i + 1}, "invalid JSON", "bad line")
+	}
+	s.ListUnlisted("x.jsonl")
+	if s.Records != 3*MaxProblemsPerReason || s.Skips["invalid JSON"] != 3*MaxProblemsPerReason {
+		t.Fatalf("records %d skips %v: every record must still be counted", s.Records, s.Skips)
+	}
+	if len(s.Problems) != MaxProblemsPerReason+1 {
+		t.Fatalf("%d problems, want %d listed and one sum", len(s.Problems), MaxProblemsPerReason)
+	}
+	if got := s.Problems[len(s.Problems)-1].String(); got != "x.jsonl: 200 more records skipped (invalid JSON) and not listed" {
+		t.Errorf("sum = %q", got)
+	}
+}
+
+// TestAggregateSetMatchesAggregate checks that merging as findings are added gives what
+// Aggregate gives over all of them at the end, whatever the split into per-file sets.
+func TestAggregateSetMatchesAggregate(t *testing.T) {
+	var fs []Finding
+	for i := 0; i < 200; i++ {
+		f := Finding{RuleID: []string{"g/a", "g/b", "g/c"}[i%3], Verdict: gates.Steer, Level: Note,
+			Message: []string{"m1", "m2", "m3", "m4", "m5", "m6", "m7"}[i%7], Source: Source{File: "f" + string(rune('0'+i/50)), Line: i},
+			Location: &Location{Path: "a.go", StartLine: i % 4}, Time: "2026-11-30T10:00:00Z"}
+		fs = append(fs, f)
+	}
+	want := Aggregate(fs, 5)
+	all := NewAggregateSet(5, nil)
+	for part := 0; part < 4; part++ {
+		s := NewAggregateSet(5, nil)
+		for _, f := range fs[part*50 : (part+1)*50] {
+			s.Add(f)
+		}
+		all.Merge(s)
+	}
+	all.Compact()
+	if len(all.Findings) != len(want) {
+		t.Fatalf("%d groups, want %d", len(all.Findings), len(want))
+	}
+	for i := range want {
+		if all.Findings[i].RuleID != want[i].RuleID || all.Findings[i].Count != want[i].Count || len(all.Findings[i].Examples) != len(want[i].Examples) {
+			t.Errorf("group %d = %s ×%d, want %s ×%d", i, all.Findings[i].RuleID, all.Findings[i].Count, want[i].RuleID, want[i].Count)
+		}
 	}
 }

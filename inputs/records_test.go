@@ -137,3 +137,24 @@ func FuzzScanRecords(f *testing.F) {
 		}
 	})
 }
+
+func TestDetectLines(t *testing.T) {
+	junk := strings.Repeat("j", SniffSize+100)
+	block := `{"agc":"0.1","gate":{"id":"r","kind":"judgment"},"verdict":"block","findings":[{"rule":"x","message":"m"}]}`
+	tests := []struct {
+		in   string
+		want Format
+		line int
+	}{
+		{junk + "\n" + block + "\n", AGC, 2},
+		{junk + "\nmore junk\n```agc\n", Judgment, 3},
+		{junk + "\n" + junk, "", 2},
+		{"", "", 0},
+	}
+	for _, tt := range tests {
+		f, line, err := DetectLines(context.Background(), strings.NewReader(tt.in), 1<<30)
+		if err != nil || f != tt.want || line != tt.line {
+			t.Errorf("DetectLines(%.20q…) = %q, line %d, %v; want %q, line %d", tt.in, f, line, err, tt.want, tt.line)
+		}
+	}
+}
