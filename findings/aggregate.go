@@ -136,14 +136,14 @@ func (s *Set) mergeGroups(o *Set) {
 			continue
 		}
 		s.Duplicates++
-		if oref.weight > sref.weight {
+		if oref.weight() > sref.weight() {
 			s.unplace(sref)
 			keep = append(keep, moved{id, oref})
-			o.agree(oref.slot, s.files[sref.file])
+			o.agree(oref.slot, s.files[sref.file()])
 			continue
 		}
 		o.unplace(oref)
-		s.agree(sref.slot, o.files[oref.file])
+		s.agree(sref.slot, o.files[oref.file()])
 	}
 	keep = append(keep, s.mergeBare(o)...)
 	remap := make([]int32, len(o.Findings))
@@ -160,7 +160,8 @@ func (s *Set) mergeGroups(o *Set) {
 	}
 	for _, k := range keep {
 		r := k.ref
-		r.slot, r.file = remap[r.slot], s.fileIndex(o.files[r.file])
+		r.slot = remap[r.slot]
+		r.setFile(s.fileIndex(o.files[r.file()]))
 		s.events[k.id] = r
 	}
 }
@@ -192,13 +193,13 @@ func (s *Set) mergeBare(o *Set) []moved {
 			sref := s.events[sb.id]
 			if sb.hook == (eventID{}) && ob.hook != (eventID{}) {
 				s.unplace(sref)
-				o.agree(oref.slot, s.files[sref.file])
+				o.agree(oref.slot, s.files[sref.file()])
 				s.bare[k][j].hook = ob.hook
 				won = append(won, moved{sb.id, oref})
 				continue
 			}
 			o.unplace(oref)
-			s.agree(sref.slot, o.files[oref.file])
+			s.agree(sref.slot, o.files[oref.file()])
 			delete(o.events, ob.id)
 		}
 	}

@@ -56,14 +56,15 @@ type Set struct {
 	events  map[eventID]eventRef // events of findings added, by EventKey+RuleID+Target
 	bare    map[eventID][]bareRef
 	files   []string // input files named by eventRef.file
-	fileIdx map[string]int32
+	fileIdx map[string]uint32
 	listed  map[string]int // problems kept per reason
 	agg     *aggregation   // nil: every finding is kept apart
 }
 
-// eventID is the hash of an event's identity. SHA-256, not a fast hash: agents write the keys,
-// and a collision they could forge would drop a finding as a duplicate.
-type eventID [16]byte
+// eventID is the hash of an event's identity: the first 96 bits of its SHA-256. Not a fast
+// hash: agents write the keys, and a collision with another event's key must not be forgeable.
+// 12 bytes rather than 32 keep a million events in about 30 MB.
+type eventID [12]byte
 
 func idOf(parts ...string) eventID {
 	h := sha256.New()
@@ -78,11 +79,18 @@ func idOf(parts ...string) eventID {
 
 // eventRef says where the finding of an event is held and how heavy it is.
 type eventRef struct {
-	slot   int32 // index in Findings
-	line   int32 // line of the record kept
-	file   int32 // index in files of the record kept
-	weight int8
+	slot int32  // index in Findings
+	line int32  // line of the record kept
+	fw   uint32 // index in files of the record kept << 4 | weight (0–15)
 }
+
+func newRef(slot int32, line int, file uint32, weight int8) eventRef {
+	return eventRef{slot: slot, line: int32(line), fw: file<<4 | uint32(weight)&15}
+}
+
+func (r eventRef) file() uint32      { return r.fw >> 4 }
+func (r eventRef) weight() int8      { return int8(r.fw & 15) }
+func (r *eventRef) setFile(f uint32) { r.fw = f<<4 | r.fw&15 }
 
 // bareRef is an unstructured finding remembered under EventKey+Verdict: its rule is named after
 // the hook command, which some record formats do not keep, so one event may arrive under two names.
@@ -94,12 +102,12 @@ type bareRef struct {
 // NewSet returns an empty set that keeps every finding apart.
 func NewSet() *Set {
 	return &Set{Skips: map[string]int{}, Unlisted: map[string]int{}, events: map[eventID]eventRef{},
-		bare: map[eventID][]bareRef{}, fileIdx: map[string]int32{}, listed: map[string]int{}}
+		bare: map[eventID][]bareRef{}, fileIdx: map[string]uint32{}, listed: map[string]int{}}
 }
 
 // weightOf orders findings of one event: the heavier verdict wins, then the heavier level.
 func weightOf(f *Finding) int8 {
-	return int8(f.Verdict.Weight()*4 + f.Level.Weight())
+	return int8(max(f.Verdict.Weight(), 0)*4 + f.Level.Weight()) // 0–15: fits eventRef.fw
 }
 
 // Add adds a finding. A finding of an event already in the set (same event key, rule and target)
@@ -118,7 +126,7 @@ func (s *Set) Add(f Finding) bool {
 	w := weightOf(&f)
 	if ref, ok := s.events[id]; ok {
 		s.Duplicates++
-		if w <= ref.weight {
+		if w <= ref.weight() {
 			s.agree(ref.slot, f.Source.File)
 			return false
 		}
@@ -140,7 +148,7 @@ func (s *Set) Add(f Finding) bool {
 		s.rememberBare(&f, id)
 	}
 	slot := s.place(f, -1)
-	s.events[id] = eventRef{slot: slot, line: int32(f.Source.Line), file: s.fileIndex(f.Source.File), weight: w}
+	s.events[id] = newRef(slot, f.Source.Line, s.fileIndex(f.Source.File), w)
 	return true
 }
 
@@ -176,7 +184,7 @@ func hookID(f *Finding) eventID {
 
 // replace puts f, the heavier finding of the event id, in place of the one held at ref.
 func (s *Set) replace(id eventID, ref eventRef, f Finding, w int8) {
-	oldFile := s.files[ref.file]
+	oldFile := s.files[ref.file()]
 	var slot int32
 	if s.agg == nil {
 		f.Sources = s.Findings[ref.slot].Sources
@@ -187,7 +195,7 @@ func (s *Set) replace(id eventID, ref eventRef, f Finding, w int8) {
 		s.unplace(ref)
 		slot = s.place(f, first)
 	}
-	s.events[id] = eventRef{slot: slot, line: int32(f.Source.Line), file: s.fileIndex(f.Source.File), weight: w}
+	s.events[id] = newRef(slot, f.Source.Line, s.fileIndex(f.Source.File), w)
 	s.agree(slot, oldFile)
 	s.agree(slot, f.Source.File)
 }
@@ -207,11 +215,12 @@ func (s *Set) agree(slot int32, file string) {
 	}
 }
 
-func (s *Set) fileIndex(name string) int32 {
+// fileIndex names an input file by a number.
+func (s *Set) fileIndex(name string) uint32 {
 	if i, ok := s.fileIdx[name]; ok {
 		return i
 	}
-	i := int32(len(s.files))
+	i := uint32(len(s.files))
 	s.files = append(s.files, name)
 	s.fileIdx[name] = i
 	return i
@@ -229,7 +238,7 @@ func (s *Set) place(f Finding, first int) int32 {
 
 // unplace takes the event held at ref out of its finding (aggregating sets only).
 func (s *Set) unplace(ref eventRef) {
-	s.agg.unplace(s, ref.slot, Source{File: s.files[ref.file], Line: int(ref.line)})
+	s.agg.unplace(s, ref.slot, Source{File: s.files[ref.file()], Line: int(ref.line)})
 }
 
 // Use counts one record that produced findings.
