@@ -3,8 +3,10 @@ package collect_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -86,6 +88,85 @@ func TestAgentFileCannotDowngradeBlock(t *testing.T) {
 		}
 		if len(force) != 1 || force[0]["level"] != "error" {
 			t.Fatalf("%v: git-safety/force-push results %v, want one error", args, force)
+		}
+	}
+}
+
+// TestRecorderKilledMidAppend kills the real recorder with SIGKILL while it appends a record of
+// 150 MB of hook output, then records two whole hook runs, one a block, with it: all three
+// records are read and counted, the cut one named by file and line (issue 10 item 1).
+func TestRecorderKilledMidAppend(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds agc-record and writes 150 MB")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "agc-record")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/agc-record").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	logFile := filepath.Join(dir, "hook-log.jsonl")
+	killMidAppend(t, bin, logFile, `head -c 150000000 /dev/zero | tr '\0' x`)
+	record(t, bin, logFile, "toolu_2", `echo "AGC block: git-safety/force-push/Bash.command — Force-pushing rewrites shared history." >&2; exit 2`)
+	record(t, bin, logFile, "toolu_3", `exit 0`)
+	o := collectIn(t, dir, 2*time.Minute, "--fail-on", "block", "hook-log.jsonl")
+	o.expect(t, 1, `hook-log\.jsonl:1: .*(cut short|record limit)`, `records read: 3, gave findings: 1`, `failing on: block`)
+}
+
+// hookInput is what Claude Code gives a PreToolUse hook on stdin.
+func hookInput(id string) string {
+	return `{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push --force"},"tool_use_id":"` + id + `"}`
+}
+
+// killMidAppend runs the recorder on a hook that prints a lot and SIGKILLs it once the log has
+// begun to grow, until the log ends in a line cut short (a few tries: the write may win the race).
+func killMidAppend(t *testing.T, bin, logFile, script string) {
+	t.Helper()
+	for try := 0; try < 8; try++ {
+		if err := os.WriteFile(logFile, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "--log", logFile, "--", "sh", "-c", script)
+		cmd.Stdin = strings.NewReader(hookInput("toolu_1"))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		killed := false
+	poll:
+		for {
+			select {
+			case <-done:
+				break poll
+			case <-time.After(200 * time.Microsecond):
+				if fi, err := os.Stat(logFile); err == nil && fi.Size() > 0 {
+					_ = cmd.Process.Signal(syscall.SIGKILL)
+					<-done
+					killed = true
+					break poll
+				}
+			}
+		}
+		data, err := os.ReadFile(logFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if killed && len(data) > 0 && data[len(data)-1] != '\n' {
+			t.Logf("try %d: SIGKILL left a cut line of %d bytes", try+1, len(data))
+			return
+		}
+	}
+	t.Skip("the recorder's append always finished before SIGKILL landed")
+}
+
+// record runs the recorder on a small hook script with the tool call id.
+func record(t *testing.T, bin, logFile, id, script string) {
+	t.Helper()
+	cmd := exec.Command(bin, "--log", logFile, "--", "sh", "-c", script)
+	cmd.Stdin = strings.NewReader(hookInput(id))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatalf("agc-record: %v\n%s", err, out)
 		}
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/agc-sarif/agc-sarif/findings"
 )
 
 type gotRecord struct {
@@ -157,4 +160,75 @@ func TestDetectLines(t *testing.T) {
 			t.Errorf("DetectLines(%.20q…) = %q, line %d, %v; want %q, line %d", tt.in, f, line, err, tt.want, tt.line)
 		}
 	}
+}
+
+// TestReadersCutLineHidesNothing cuts one line of real stream-json, transcript and hook-log
+// replays inside a string, as a killed writer leaves it, and checks that every finding of the
+// whole file is still read and the cut line is named (issue 10 item 1).
+func TestReadersCutLineHidesNothing(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		format Format
+	}{
+		{"../testdata/claude/pre-deny/stream.jsonl", StreamJSON},
+		{"../testdata/claude/pre-deny/session.jsonl", Transcript},
+		{"../testdata/claude/pre-deny/hook-log.jsonl", HookLog},
+		{"../testdata/claude/post-block/stream.jsonl", StreamJSON},
+		{"../testdata/claude/post-block/session.jsonl", Transcript},
+	} {
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole := readFormat(t, c.format, data)
+		if len(whole.Findings) == 0 {
+			t.Fatalf("%s: no findings to lose", c.file)
+		}
+		lines := bytes.SplitAfter(data, []byte("\n"))
+		for i := range lines {
+			q := bytes.IndexByte(lines[i], '"')
+			if q < 0 || !bytes.HasPrefix(lines[i], []byte("{")) {
+				continue
+			}
+			// Cut line i just inside its first string, and keep line i as a whole record
+			// after it, so the findings must not change.
+			var cut []byte
+			for j, l := range lines {
+				if j == i {
+					cut = append(cut, l[:q+2]...)
+					cut = append(cut, '\n')
+				}
+				cut = append(cut, l...)
+			}
+			got := readFormat(t, c.format, cut)
+			if len(got.Findings) != len(whole.Findings) {
+				t.Errorf("%s cut at line %d: %d findings, want %d", c.file, i+1, len(got.Findings), len(whole.Findings))
+			}
+			if !hasProblemAt(got, i+1, "cut short") {
+				t.Errorf("%s cut at line %d: no problem names it: %v", c.file, i+1, got.Problems)
+			}
+		}
+	}
+}
+
+func readFormat(t *testing.T, f Format, data []byte) *findings.Set {
+	t.Helper()
+	rd, err := ReaderFor(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := findings.NewSet()
+	if err := rd.Read(context.Background(), Input{Name: "x.jsonl", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, set); err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+func hasProblemAt(s *findings.Set, line int, what string) bool {
+	for _, p := range s.Problems {
+		if p.Source.Line == line && strings.Contains(p.Message, what) {
+			return true
+		}
+	}
+	return false
 }
