@@ -89,6 +89,10 @@ func TestAgentFileCannotDowngradeBlock(t *testing.T) {
 		if len(force) != 1 || force[0]["level"] != "error" {
 			t.Fatalf("%v: git-safety/force-push results %v, want one error", args, force)
 		}
+		props, _ := force[0]["properties"].(map[string]any)
+		if got, _ := props["sources"].(string); got != "a-agent.jsonl, hook-log.jsonl" {
+			t.Errorf("%v: properties.sources = %q, want both files", args, got)
+		}
 	}
 }
 

@@ -446,6 +446,7 @@ func appendProperties(dst []byte, it *item) []byte {
 	put("sessionId", c.SessionID, false)
 	put("severity", string(f.Severity), false)
 	put("source", source, false)
+	put("sources", strings.Join(f.Sources, ", "), false) // files that reported the same event
 	put("target", f.Target, false)
 	put("tool", c.Tool, false)
 	put("toolUseId", c.ToolUseID, false)
