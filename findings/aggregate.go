@@ -159,6 +159,9 @@ func (s *Set) mergeGroups(o *Set) {
 		}
 	}
 	for _, k := range keep {
+		if o.events[k.id].slot < 0 {
+			continue // lost to s's finding of the event in mergeBare
+		}
 		r := k.ref
 		r.slot = remap[r.slot]
 		r.setFile(s.fileIndex(o.files[r.file()]))
@@ -200,7 +203,8 @@ func (s *Set) mergeBare(o *Set) []moved {
 			}
 			o.unplace(oref)
 			s.agree(sref.slot, o.files[oref.file()])
-			delete(o.events, ob.id)
+			s.events[ob.id] = sref // the event is s's finding's
+			o.events[ob.id] = eventRef{slot: -1}
 		}
 	}
 	return won

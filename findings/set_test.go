@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -201,6 +202,33 @@ func TestAggregateSetMatchesAggregate(t *testing.T) {
 	for i := range want {
 		if all.Findings[i].RuleID != want[i].RuleID || all.Findings[i].Count != want[i].Count || len(all.Findings[i].Examples) != len(want[i].Examples) {
 			t.Errorf("group %d = %s ×%d, want %s ×%d", i, all.Findings[i].RuleID, all.Findings[i].Count, want[i].RuleID, want[i].Count)
+		}
+	}
+}
+
+// TestAggregateSetMergeUnderTwoNames merges per-file aggregating sets where one file knew the
+// hook command and the other did not: one finding, under the hook's name, whatever the order, and
+// a third file repeating the event is a duplicate of it.
+func TestAggregateSetMergeUnderTwoNames(t *testing.T) {
+	key := "claude-code/s/t1/PreToolUse"
+	unnamed := Finding{RuleID: "hook/pretooluse-bash", Kind: Unstructured, Verdict: gates.Block, Level: Error, EventKey: key,
+		Message: "denied", Call: &Call{Event: "PreToolUse"}, Source: Source{File: "session.jsonl", Line: 3}}
+	named := Finding{RuleID: "hook/guard.sh", Kind: Unstructured, Verdict: gates.Block, Level: Error, EventKey: key,
+		Message: "guard.sh denied", Call: &Call{Event: "PreToolUse", Hook: "scripts/guard.sh"}, Source: Source{File: "hook-log.jsonl", Line: 1}}
+	for _, order := range [][]Finding{{unnamed, named, unnamed}, {named, unnamed, named}} {
+		all := NewAggregateSet(5, nil)
+		for i, f := range order {
+			s := NewAggregateSet(5, nil)
+			f.Source.File = fmt.Sprintf("%d-%s", i, f.Source.File)
+			s.Add(f)
+			all.Merge(s)
+		}
+		all.Compact()
+		if len(all.Findings) != 1 || all.Findings[0].RuleID != "hook/guard.sh" || all.Findings[0].Count != 1 || all.Duplicates != 2 {
+			t.Fatalf("%s first: %+v, duplicates %d; want one hook/guard.sh", order[0].RuleID, all.Findings, all.Duplicates)
+		}
+		if len(all.Findings[0].Sources) != 3 {
+			t.Errorf("%s first: sources %v, want the three files", order[0].RuleID, all.Findings[0].Sources)
 		}
 	}
 }
