@@ -44,16 +44,15 @@ func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red 
 }
 
 // finish turns the findings read — anchored, redacted, and repeats of one rule at one place
-// merged as they were read — into the final findings and the SARIF log: the names of the files
-// that reported each event are redacted, and the heaviest come first.
+// merged as they were read — into the final findings and the SARIF log: redaction runs once more
+// for what merging added (the files that reported each event), and the heaviest come first.
 func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *redact.Redactor) error {
 	fs := make([]findings.Finding, 0, len(res.Set.Findings))
 	for i, f := range res.Set.Findings {
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		f.Sources = red.Strings(f.Sources)
-		fs = append(fs, f)
+		fs = append(fs, red.Finding(f)) // once more, for Sources, gathered while merging
 	}
 	setLevels(cfg.FailOn, cfg.Levels, fs)
 	fs = findings.Aggregate(fs, maxExamples)
