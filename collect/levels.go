@@ -61,7 +61,7 @@ func keyOf(f *findings.Finding) LevelKey {
 }
 
 // LevelOf is the output level of f: the --level override for its key, else error when f fails
-// the step under want, else warning for a block, a repair or a contract breach, and note for the
+// the step under want, else the gate's own severity capped at warning when it states one, else warning for a block, a repair or a contract breach, and note for the
 // rest (steers, pass-through hook notes).
 func LevelOf(want []Outcome, over Levels, f *findings.Finding) findings.Level {
 	if l, ok := over[keyOf(f)]; ok {
@@ -69,6 +69,14 @@ func LevelOf(want []Outcome, over Levels, f *findings.Finding) findings.Level {
 	}
 	if Fails(want, f) {
 		return findings.Error
+	}
+	if f.Kind != findings.Contract && f.Severity.Weight() > 0 {
+		// A gate's own severity overrides its verdict's default, below error: only a finding
+		// that fails the step may be an error, so GitHub's check and the step agree.
+		if f.Severity == findings.Error {
+			return findings.Warning
+		}
+		return f.Severity
 	}
 	if f.Kind == findings.Contract || f.Verdict == gates.Block || f.Verdict == gates.Repaired {
 		return findings.Warning

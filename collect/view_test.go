@@ -257,3 +257,25 @@ func TestLevelOverride(t *testing.T) {
 		}
 	}
 }
+
+// A gate's own severity still overrides its verdict's default (AGC 0.1), but never above what
+// fails the step: only a failing finding is an error.
+func TestGateSeverityBelowFailure(t *testing.T) {
+	want, _ := ParseFailOn("judgment-block,contract")
+	tests := []struct {
+		f    findings.Finding
+		want findings.Level
+	}{
+		{findings.Finding{Kind: findings.RuntimeGate, Verdict: gates.Steer, Severity: findings.Warning}, findings.Warning},
+		{findings.Finding{Kind: findings.RuntimeGate, Verdict: gates.Block, Severity: findings.Note}, findings.Note},
+		{findings.Finding{Kind: findings.RuntimeGate, Verdict: gates.Block, Severity: findings.Error}, findings.Warning},
+		{findings.Finding{Kind: findings.RuntimeGate, Verdict: gates.Block}, findings.Warning},
+		{findings.Finding{Kind: findings.JudgmentGate, Verdict: gates.Block, Severity: findings.Note}, findings.Error},
+		{findings.Finding{Kind: findings.Contract, Severity: findings.Warning}, findings.Warning},
+	}
+	for _, tc := range tests {
+		if got := LevelOf(want, nil, &tc.f); got != tc.want {
+			t.Errorf("LevelOf(%s %s severity %q) = %s, want %s", tc.f.Kind, tc.f.Verdict, tc.f.Severity, got, tc.want)
+		}
+	}
+}
