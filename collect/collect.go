@@ -59,6 +59,7 @@ type Result struct {
 	Files    readStats
 	Missing  []string  // arguments that matched nothing or could not be read
 	Failed   []Outcome // fail-on outcomes that were found
+	Warnings []string  // named folders in which nothing was read (a likely wrong path)
 	Counts   Counts
 	Diff     *difffilter.Diff // the change's diff used for anchoring; nil without a base
 }
@@ -106,6 +107,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
 	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs, prepare)
+	res.Warnings = folderWarnings(ex, res.Files.read)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

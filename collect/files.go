@@ -30,6 +30,14 @@ type expansion struct {
 	Missing []string
 	// Ignored counts regular files met while walking folders (recognised or not is decided later).
 	Walked int
+	// Folders are the folders the user named, each with the indices in Files of what it holds.
+	Folders []folder
+}
+
+// folder is a folder the user named and the files found in it (indices into expansion.Files).
+type folder struct {
+	Name  string
+	Files []int
 }
 
 // expandInputs expands the paths and the judgments (--judgment) into one list: the paths' files
@@ -73,14 +81,15 @@ func hasMeta(p string) bool { return strings.ContainsAny(p, "*?[{") }
 // order given, files within a folder or glob sorted by path. A file reached twice is read once.
 func expand(dir string, args []string) expansion {
 	var ex expansion
-	seen := map[string]bool{}
-	add := func(path, name string, named bool) {
+	seen := map[string]int{} // file key → index in ex.Files
+	add := func(path, name string, named bool) int {
 		key := fileKey(path)
-		if seen[key] {
-			return
+		if i, ok := seen[key]; ok {
+			return i
 		}
-		seen[key] = true
+		seen[key] = len(ex.Files)
 		ex.Files = append(ex.Files, file{Path: path, Name: name, Named: named})
+		return len(ex.Files) - 1
 	}
 	for _, arg := range args {
 		if arg == "" {
@@ -110,13 +119,15 @@ func expand(dir string, args []string) expansion {
 		}
 		info, err := os.Stat(path)
 		if err != nil {
-			ex.Missing = append(ex.Missing, fmt.Sprintf("%s: %v", arg, unwrapPathError(err)))
+			ex.Missing = append(ex.Missing, fmt.Sprintf("%s: %v", display(dir, path, arg), unwrapPathError(err)))
 			continue
 		}
 		if !info.IsDir() {
-			add(path, arg, true)
+			add(path, display(dir, path, arg), true)
 			continue
 		}
+		ex.Folders = append(ex.Folders, folder{Name: display(dir, path, arg)})
+		fo := &ex.Folders[len(ex.Folders)-1]
 		err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				ex.Missing = append(ex.Missing, fmt.Sprintf("%s: %v", display(dir, p, arg), unwrapPathError(err)))
@@ -137,7 +148,7 @@ func expand(dir string, args []string) expansion {
 				return nil
 			}
 			ex.Walked++
-			add(p, display(dir, p, arg), false)
+			fo.Files = append(fo.Files, add(p, display(dir, p, arg), false))
 			return nil
 		})
 		if err != nil {
@@ -147,16 +158,21 @@ func expand(dir string, args []string) expansion {
 	return ex
 }
 
-// display names a found file relative to the working folder when it lies below it, so messages
-// read like the paths the user typed.
+// display names a file relative to the working folder (in Actions, the workspace) when it lies
+// below it, even when the user gave an absolute path, so messages show repository paths rather
+// than /home/runner/work/… or /github/workspace/…; a file elsewhere keeps its full path.
 func display(dir, p, arg string) string {
-	if filepath.IsAbs(arg) {
+	if dir == "" {
 		return p
 	}
-	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.ToSlash(rel)
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
 	}
-	return p
+	if rel == "." && !filepath.IsAbs(arg) {
+		return arg
+	}
+	return filepath.ToSlash(rel)
 }
 
 // unwrapPathError drops the path from an *fs.PathError, since messages already name it.
@@ -167,4 +183,25 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// folderWarnings names each folder the user gave in which no file was read as an input: an
+// empty folder, or one whose files no reader recognised, is almost always a wrong path.
+// read[i] tells whether ex.Files[i] was read by a reader.
+func folderWarnings(ex expansion, read []bool) []string {
+	var out []string
+	for _, fo := range ex.Folders {
+		used := false
+		for _, i := range fo.Files {
+			used = used || (i < len(read) && read[i])
+		}
+		switch {
+		case used:
+		case len(fo.Files) == 0:
+			out = append(out, fmt.Sprintf("%s: the folder holds no files to read", fo.Name))
+		default:
+			out = append(out, fmt.Sprintf("%s: none of its %d files is a recognised input (hook log, transcript, stream-json, AGC JSON, or a judgment named with its path)", fo.Name, len(fo.Files)))
+		}
+	}
+	return out
 }

@@ -23,6 +23,7 @@ type readStats struct {
 	ByFormat   map[string]int // files read, per format
 	Ignored    int            // files found by walking whose content no reader recognised
 	Unreadable []string       // named files that could not be read at all (exit 2)
+	read       []bool         // per file given to readAll: read by a reader
 }
 
 // readAll reads every file with the reader of its format, jobs files at a time, and merges the
@@ -65,7 +66,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 	wg.Wait()
 
 	all := findings.NewAggregateSet(maxExamples, nil)
-	st := readStats{ByFormat: map[string]int{}}
+	st := readStats{ByFormat: map[string]int{}, read: make([]bool, len(files))}
 	for i, r := range results {
 		if r.set == nil { // cancelled before it started
 			continue
@@ -78,6 +79,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 		case r.ignored:
 			st.Ignored++
 		case r.format != "":
+			st.read[i] = true
 			st.Read++
 			st.ByFormat[string(r.format)]++
 		}

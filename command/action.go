@@ -72,6 +72,7 @@ type actionInputs struct {
 	DiffFilter          difffilter.Mode // which findings annotations and the summary show
 	Base                string          // the diff's base; "" → the pull request's base commit
 	SessionAnchor       anchor.SessionMode
+	Ref, SHA            string // upload target set by the workflow (a workflow_run job); "" → from the run
 }
 
 func readInputs(gha *githubactions.Action) (actionInputs, error) {
@@ -115,6 +116,9 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	if in.SessionAnchor, err = anchor.ParseSessionMode(gha.GetInput("session-anchor")); err != nil {
 		return in, fmt.Errorf("input session-anchor: %w", err)
 	}
+	if in.Ref, in.SHA, err = refInputs(gha); err != nil {
+		return in, err
+	}
 	in.MaxAnnotations = annotate.DefaultMax
 	if v := gha.GetInput("max-annotations"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -139,6 +143,25 @@ func dropMissingDefault(ws string, paths, judgments []string) []string {
 		return nil
 	}
 	return paths
+}
+
+// refInputs reads the ref and sha inputs, which name the upload's target as upload-sarif's do
+// (for a workflow_run job uploading a fork pull request's results): both or neither.
+func refInputs(gha *githubactions.Action) (string, string, error) {
+	ref, sha := strings.TrimSpace(gha.GetInput("ref")), strings.TrimSpace(gha.GetInput("sha"))
+	switch {
+	case ref == "" && sha == "":
+		return "", "", nil
+	case ref == "" || sha == "":
+		return "", "", fmt.Errorf("inputs ref and sha: give both or neither (ref %q, sha %q)", ref, sha)
+	}
+	if err := ghenv.CheckRef(ref); err != nil {
+		return "", "", fmt.Errorf("input ref: %w", err)
+	}
+	if !ghenv.IsSHA(sha) {
+		return "", "", fmt.Errorf("input sha: %q is not a full 40-hex commit id", sha)
+	}
+	return ref, sha, nil
 }
 
 func or(v, def string) string {
@@ -246,6 +269,11 @@ func runAction(ctx context.Context, env *Env) error {
 		s.ghc = &githubactions.GitHubContext{}
 	}
 	s.workspace = or(s.ghc.Workspace, env.Dir)
+	if s.ghc.Workspace != "" && env.Getenv("GITHUB_ACTIONS") == "true" {
+		for _, m := range unreachable(in.Paths, s.workspace, env.Getenv("RUNNER_TEMP")) {
+			s.gha.Errorf("%s", m)
+		}
+	}
 	for _, step := range actionSteps() {
 		if err := step.run(ctx, s); err != nil {
 			return err
@@ -284,6 +312,9 @@ func stepCollect(ctx context.Context, s *actionState) error {
 	printTable(env.Stderr, res)
 	for _, m := range append(append([]string(nil), res.Missing...), res.Files.Unreadable...) {
 		s.gha.Errorf("%s", "could not read "+m)
+	}
+	for _, w := range res.Warnings {
+		s.gha.Warningf("%s", w)
 	}
 	return nil
 }
@@ -400,6 +431,9 @@ func uploadFromAction(ctx context.Context, env *Env, gha *githubactions.Action, 
 		prp = &pr
 	}
 	target := ghenv.UploadTarget(ghc.Ref, ghc.SHA, head, prp)
+	if in.Ref != "" {
+		target = ghenv.Target{Ref: in.Ref, SHA: in.SHA, Why: "the ref and sha inputs"}
+	}
 	r := uploadResult{sha: target.SHA}
 	if r.sha == "" {
 		r.sha = head

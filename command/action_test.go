@@ -230,7 +230,7 @@ func TestActionPullRequest(t *testing.T) {
 				t.Errorf("stdout lacks %q:\n%s", tt.wantStdout, r.stdout)
 			}
 			if r.sarif == "" {
-				t.Skip("collect wrote no SARIF yet: upload not checked")
+				t.Fatal("the action wrote no SARIF")
 			}
 			var log map[string]any
 			if err := json.Unmarshal([]byte(r.sarif), &log); err != nil {
@@ -424,8 +424,8 @@ func actionYAML(t *testing.T) (inputs map[string]string, outputs []string) {
 // action.yml and the code must agree on the inputs, their defaults and the outputs.
 func TestActionYAMLMatchesCode(t *testing.T) {
 	yml, outs := actionYAML(t)
-	if len(yml) != 18 {
-		t.Fatalf("action.yml has %d inputs %v, want 18", len(yml), yml)
+	if len(yml) == 0 {
+		t.Fatal("action.yml has no inputs")
 	}
 	read := map[string]bool{}
 	withDefaults := map[string]string{}

@@ -40,6 +40,35 @@ func judgmentPaths(c *cli.Context) []string {
 	return nil
 }
 
+// minMaxRecord is the smallest --max-record-size: below it ordinary hook records (a tool output of
+// a few hundred KiB) would be skipped as too long.
+const minMaxRecord = 1 << 20
+
+// checkLimits rejects --jobs below 1 and --max-record-size below 1 MiB as bad usage. Left unset,
+// --jobs is the number of CPUs.
+func checkLimits(c *cli.Context) error {
+	if c.IsSet("jobs") && c.Int("jobs") < 1 {
+		return usageErrorf("%s: --jobs %d: want at least 1 (leave it out for one per CPU)", c.Command.Name, c.Int("jobs"))
+	}
+	if n := c.Int("max-record-size"); n < minMaxRecord {
+		return usageErrorf("%s: --max-record-size %d: want at least %d (1 MiB)", c.Command.Name, n, minMaxRecord)
+	}
+	return nil
+}
+
+// parseFailOn reads --fail-on; an empty value is bad usage (write none to never fail).
+func parseFailOn(c *cli.Context) ([]collect.Outcome, error) {
+	v := c.String("fail-on")
+	if strings.TrimSpace(strings.ReplaceAll(v, ",", "")) == "" {
+		return nil, usageErrorf("%s: --fail-on is empty: name the outcomes that fail the run, or none", c.Command.Name)
+	}
+	list, err := collect.ParseFailOn(v)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return list, nil
+}
+
 func formatList() string {
 	var s []string
 	for _, f := range inputs.Formats() {
@@ -57,6 +86,9 @@ func configFrom(c *cli.Context, env *Env) (collect.Config, error) {
 	judgments := judgmentPaths(c)
 	if c.NArg() == 0 && len(judgments) == 0 {
 		return collect.Config{}, usageErrorf("%s: name at least one file, folder or glob to read", c.Command.Name)
+	}
+	if err := checkLimits(c); err != nil {
+		return collect.Config{}, err
 	}
 	return collect.Config{
 		Paths:               c.Args().Slice(),
@@ -98,8 +130,8 @@ func collectCommand(env *Env) *cli.Command {
 			if cfg.SessionAnchor, err = anchor.ParseSessionMode(c.String("session-anchor")); err != nil {
 				return usageErrorf("%v", err)
 			}
-			if cfg.FailOn, err = collect.ParseFailOn(c.String("fail-on")); err != nil {
-				return usageErrorf("%v", err)
+			if cfg.FailOn, err = parseFailOn(c); err != nil {
+				return err
 			}
 			if cfg.Levels, err = collect.ParseLevels(c.StringSlice("level")); err != nil {
 				return usageErrorf("%v", err)
@@ -139,6 +171,9 @@ func printProblems(env *Env, res *collect.Result) {
 	}
 	for _, m := range res.Files.Unreadable {
 		fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", m)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(env.Stderr, "agc-sarif: warning: %s\n", w)
 	}
 	const most = 50
 	for i, p := range res.Set.Problems {

@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
 
 	"github.com/agc-sarif/agc-sarif/actionslog"
 )
@@ -90,9 +92,12 @@ func Main(ctx context.Context, args []string, env Env) int {
 			schemaCommand(&env),
 			versionCommand(&env),
 		},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return exit(ExitUsage, err)
-		},
+		OnUsageError: onUsageError,
+		Action:       rootAction,
+	}
+	// A subcommand's bad flag is one line and a hint, not its whole help on stdout.
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = onUsageError
 	}
 	err := app.RunContext(ctx, args)
 	if err == nil {
@@ -108,6 +113,88 @@ func Main(ctx context.Context, args []string, env Env) int {
 	// urfave/cli's own errors (unknown flag, missing command) are usage errors.
 	fmt.Fprintf(env.Stderr, "agc-sarif: %v\n", err)
 	return ExitUsage
+}
+
+// onUsageError turns a flag parse error into a usage error (exit 2): one line naming the flag,
+// with the nearest known flag when there is one, and where to read the usage.
+func onUsageError(c *cli.Context, err error, isSubcommand bool) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		name = strings.TrimLeft(name, "-")
+		msg = "unknown flag -" + name
+		if len(name) > 1 {
+			msg = "unknown flag --" + name
+		}
+		if s := nearestFlag(c.Command.Flags, name); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+	}
+	return usageErrorf("%s\n%s", msg, usageHint(c, isSubcommand))
+}
+
+// usageHint names the help command for the subcommand (or the program) that was misused.
+func usageHint(c *cli.Context, isSubcommand bool) string {
+	if isSubcommand && c.Command != nil && c.Command.Name != "" {
+		return fmt.Sprintf("Run 'agc-sarif %s --help' for usage.", c.Command.Name)
+	}
+	return "Run 'agc-sarif --help' for usage."
+}
+
+// nearestFlag is the flag name most like name, as --name, or "" when none is close.
+func nearestFlag(flags []cli.Flag, name string) string {
+	var names []string
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 || len(name) == 1 { // -o is not a suggestion for --bogus
+				names = append(names, n)
+			}
+		}
+	}
+	best := nearest(names, name)
+	switch {
+	case best == "":
+		return ""
+	case len(best) == 1:
+		return "-" + best
+	}
+	return "--" + best
+}
+
+// nearest is the candidate most like s by Jaro-Winkler similarity (as urfave/cli suggests),
+// or "" when none reaches minSimilarity.
+func nearest(candidates []string, s string) string {
+	const minSimilarity = 0.8
+	best, score := "", minSimilarity
+	for _, c := range candidates {
+		if d := smetrics.JaroWinkler(c, s, 0.7, 4); d >= score {
+			best, score = c, d
+		}
+	}
+	return best
+}
+
+// rootAction runs when no subcommand matched: an unknown name is a usage error that suggests the
+// nearest command; no arguments at all prints the help.
+func rootAction(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowAppHelp(c)
+	}
+	name := c.Args().First()
+	if name == "help" { // the help command is hidden, not gone
+		if c.NArg() > 1 && c.App.Command(c.Args().Get(1)) != nil {
+			return cli.ShowCommandHelp(c, c.Args().Get(1))
+		}
+		return cli.ShowAppHelp(c)
+	}
+	var names []string
+	for _, cmd := range c.App.Commands {
+		names = append(names, cmd.Names()...)
+	}
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := nearest(names, name); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return usageErrorf("%s\n%s", msg, usageHint(c, false))
 }
 
 // subcommand is the first argument that is not a flag, or "".

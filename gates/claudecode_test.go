@@ -212,7 +212,7 @@ func TestCheckClaudeHookMessages(t *testing.T) {
 
 func TestCheckClaudeHookTextForm(t *testing.T) {
 	if _, ok := ParseText("AGC block: g/r — m"); !ok {
-		t.Skip("gates.ParseText is not built yet")
+		t.Fatal("ParseText does not read the text form")
 	}
 	a := pre(0, hookJSON(nil, map[string]any{"hookEventName": "PreToolUse", "additionalContext": "AGC steer: tests/use-make/Bash.command — Run make test."}))
 	res := CheckClaudeHook(a)

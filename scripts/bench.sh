@@ -47,8 +47,8 @@ if [[ ${1:-} == --go ]]; then
   go test ./inputs -run '^$' -bench . -benchtime "${BENCH_GOTIME:-3x}" -count "${BENCH_COUNT:-6}" | tee "$out"
   if ! command -v benchstat >/dev/null; then
     echo "bench: installing benchstat (golang.org/x/perf)" >&2
-    GOFLAGS= go install golang.org/x/perf/cmd/benchstat@latest
-    export PATH="$PATH:$(go env GOPATH)/bin"
+    GOFLAGS="" go install golang.org/x/perf/cmd/benchstat@latest
+    PATH="$PATH:$(go env GOPATH)/bin"; export PATH
   fi
   if [[ -n $old ]]; then benchstat "$old" "$out"; else benchstat "$out"; fi
   echo "bench: results in $out (pass it as OLD.txt next time)" >&2

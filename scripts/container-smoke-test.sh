@@ -48,6 +48,7 @@ api=$(head -n1 "$work/fake.url")
 [[ $api == http://127.0.0.1:* ]] || fail "fake API did not start: $(cat "$work/fake.err")"
 
 set +e
+# shellcheck disable=SC2086 # SMOKE_ARGS is a list of words
 "$smoke" -t "$tag" -w "$ws" --net host \
   -e GITHUB_ACTIONS=true \
   -e GITHUB_OUTPUT=/github/workspace/_runner/output.txt \
@@ -95,7 +96,7 @@ done
 
 # outputs, read as the runner reads GITHUB_OUTPUT (name<<DELIM ... DELIM)
 declare -A out
-name= delim= val=
+name='' delim='' val=''
 while IFS= read -r line; do
   if [[ -z $name ]]; then
     if [[ $line == *'<<'* ]]; then name=${line%%<<*}; delim=${line#*<<}; val=

@@ -9,7 +9,7 @@
 # only when they fail; the seed corpora there run in every plain `go test`.
 # The log (one line per target: name, time, execs, result) goes to stdout.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 time=10m par=1
 while getopts t:p: o; do
   case $o in t) time=$OPTARG ;; p) par=$OPTARG ;; *) sed -n 2,10p "$0"; exit 2 ;; esac

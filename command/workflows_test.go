@@ -1,0 +1,57 @@
+package command
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The README's workflows are the files in testdata/workflows (which CI lints with actionlint),
+// each included verbatim after a `<!-- workflow: PATH -->` marker; every file is included.
+func TestReadmeWorkflowsAreTheLintedFiles(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "workflows", "*.yml"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no workflows in testdata/workflows: %v", err)
+	}
+	included := map[string]string{}
+	marker := regexp.MustCompile("(?s)<!-- workflow: (testdata/workflows/[^ ]+) -->\n```yaml\n(.*?)\n```\n")
+	for _, m := range marker.FindAllStringSubmatch(string(readme), -1) {
+		included[m[1]] = m[2] + "\n"
+	}
+	for _, f := range files {
+		name := "testdata/workflows/" + filepath.Base(f)
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := included[name]
+		switch {
+		case !ok:
+			t.Errorf("README.md does not include %s (add <!-- workflow: %s --> and the file in a yaml block)", name, name)
+		case got != string(want):
+			t.Errorf("README.md's copy of %s differs from the file:\n%s", name, firstDiff(got, string(want)))
+		}
+		delete(included, name)
+	}
+	for name := range included {
+		t.Errorf("README.md includes %s, which is not in testdata/workflows", name)
+	}
+}
+
+// firstDiff shows the first line where a and b differ.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n README: %s\n file:   %s", i+1, al[i], bl[i])
+		}
+	}
+	return "one is a prefix of the other"
+}
