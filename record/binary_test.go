@@ -18,8 +18,8 @@ import (
 	"github.com/agc-sarif/agc-sarif/hooklog"
 )
 
-// agcSarif is the agc-sarif binary built once for the tests that need a real process.
-var agcSarif string
+// agcSarif and agcRecord are the binaries built once for the tests that need a real process.
+var agcSarif, agcRecord string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "agc-sarif-record-test")
@@ -27,12 +27,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	agcSarif = filepath.Join(dir, "agc-sarif")
-	build := exec.Command("go", "build", "-o", agcSarif, "../cmd/agc-sarif")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "could not build agc-sarif:", err)
-		os.Exit(2)
+	agcSarif, agcRecord = filepath.Join(dir, "agc-sarif"), filepath.Join(dir, "agc-record")
+	for bin, pkg := range map[string]string{agcSarif: "../cmd/agc-sarif", agcRecord: "../cmd/agc-record"} {
+		build := exec.Command("go", "build", "-o", bin, pkg)
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "could not build", pkg+":", err)
+			os.Exit(2)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
