@@ -84,7 +84,14 @@ func classify(op string, resp *github.Response, err error) (e *Error, retry bool
 	var er *github.ErrorResponse
 	var rl *github.RateLimitError
 	var ab *github.AbuseRateLimitError
+	var big *BodyTooLargeError
+	var away *CrossOriginRedirectError
 	switch {
+	case errors.As(err, &big):
+		// Neither this nor a redirect elsewhere passes on a second try: the server answers the same.
+		return &Error{Op: op, Kind: Unexpected, Code: code, Message: big.Error()}, false, 0
+	case errors.As(err, &away):
+		return &Error{Op: op, Kind: Unexpected, Code: code, Message: away.Error()}, false, 0
 	case errors.As(err, &er):
 		msg = er.Message
 	case errors.As(err, &rl):
