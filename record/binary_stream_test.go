@@ -9,9 +9,13 @@ import (
 	"io"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"github.com/agc-sarif/agc-sarif/record"
 )
 
 // pattern is a reader of n bytes of a fixed, non-trivial pattern, hashed as it is read.
@@ -51,7 +55,7 @@ func TestBinaryLargeStreamBoundedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantSum := hex.EncodeToString(want.Sum(nil))
-	for name, argv := range map[string][]string{"agc-record": {agcRecord}, "agc-sarif record": {agcSarif, "record"}} {
+	for name, argv := range map[string][]string{"agc-record": {binary(t, "agc-record")}, "agc-sarif record": {binary(t, "agc-sarif"), "record"}} {
 		t.Run(name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "log.jsonl")
 			cmd := exec.Command(argv[0], append(argv[1:], "--log", log, "--", "cat")...)
@@ -84,7 +88,7 @@ func TestBinaryLargeStreamBoundedMemory(t *testing.T) {
 // would on its own, the recorder ends with the hook's status (128+SIGPIPE) and the record is
 // written.
 func TestBinaryReaderGone(t *testing.T) {
-	for name, argv := range map[string][]string{"agc-record": {agcRecord}, "agc-sarif record": {agcSarif, "record"}} {
+	for name, argv := range map[string][]string{"agc-record": {binary(t, "agc-record")}, "agc-sarif record": {binary(t, "agc-sarif"), "record"}} {
 		t.Run(name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "log.jsonl")
 			cmd := exec.Command(argv[0], append(argv[1:], "--log", log, "--", "sh", "-c", `echo ready; while :; do echo more; done`)...)
@@ -108,5 +112,32 @@ func TestBinaryReaderGone(t *testing.T) {
 				t.Errorf("record signal %q stdout %.30q", r.Signal, r.Stdout)
 			}
 		})
+	}
+}
+
+// TestBinarySlowReader: a caller that reads the recorder's stdout only well after the hook has
+// exited still gets every byte: the grace for output held open by a hook's child counts only
+// time spent waiting for the hook, never time spent waiting for the caller.
+func TestBinarySlowReader(t *testing.T) {
+	const size = 600_000 // beyond any pipe buffer
+	log := filepath.Join(t.TempDir(), "log.jsonl")
+	cmd := exec.Command(binary(t, "agc-record"), "--log", log, "--", "head", "-c", strconv.Itoa(size), "/dev/zero")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * record.OutputGrace) // the hook has long exited with its output unread
+	got, err := io.ReadAll(stdout)
+	if err != nil || len(got) != size {
+		t.Errorf("read %d bytes (%v), want %d", len(got), err, size)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if r := lastRecord(t, log); r.StdoutCut != nil || len(r.Stdout) == 0 {
+		t.Errorf("record stdout %d bytes, cut %+v", len(r.Stdout), r.StdoutCut)
 	}
 }

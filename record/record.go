@@ -25,9 +25,9 @@ const (
 
 // Grace periods after the hook has exited.
 const (
-	// outputGrace is how long the hook's stdout/stderr may stay open after it exited (held by a
-	// child it left running) before the recorder stops reading them.
-	outputGrace = time.Second
+	// OutputGrace is how long the recorder waits for more output once the hook has exited with
+	// its stdout or stderr still open (held by a child it left running) before it stops reading.
+	OutputGrace = time.Second
 	// stdinGrace is how long the recorder waits for the rest of its stdin when the hook exited
 	// without reading all of it; what came by then is logged.
 	stdinGrace = 250 * time.Millisecond

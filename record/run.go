@@ -43,38 +43,25 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 		o.stdin, o.stdinCut = readAvailable(opts.Stdin, keepIn)
 		return o
 	}
-	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
-	if errors.Is(cmd.Err, exec.ErrDot) {
-		cmd.Err = nil // a shell runs a hook found through "." in PATH; so do we
-	}
-	cmd.Dir, cmd.Env = opts.Dir, opts.Env
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = procAttr()
-	cmd.WaitDelay = outputGrace
-	pr, pw, err := os.Pipe()
+	cmd, outs, err := startHook(opts, stdout, stderr)
 	if err != nil {
-		o.startErr, o.notStart = fmt.Errorf("could not make a pipe for the hook's stdin: %w", err), ExitNotExecutable
-		fmt.Fprintf(opts.Stderr, "agc-sarif record: %v\n", o.startErr)
-		return o
-	}
-	cmd.Stdin = pr
-	if err := cmd.Start(); err != nil {
-		pr.Close()
-		pw.Close()
 		o.startErr, o.notStart = err, startFailureStatus(err)
 		// Said on the recorder's stderr, as a shell would, but not logged as the hook's stderr.
 		fmt.Fprintf(opts.Stderr, "agc-sarif record: could not run hook %q: %v\n", opts.Command[0], err)
 		o.stdin, o.stdinCut = readAvailable(opts.Stdin, keepIn)
 		return o
 	}
-	pr.Close() // the hook holds its own copy; ours would hide that the hook stopped reading
-	fed := feed(opts.Stdin, pw, keepIn)
+	fed := feed(opts.Stdin, outs.stdin, keepIn)
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
 	waitErr := forwardUntilExit(ctx, cmd.Process.Pid, opts.Signals, waited, &o)
 	o.duration = now().Sub(o.start) // the hook's time, not the wait for unread stdin below
 	o.exitCode, o.signal = exitOf(cmd.ProcessState, waitErr)
+	outs.stdout.hookExited()
+	outs.stderr.hookExited()
+	<-outs.stdout.done
+	<-outs.stderr.done
 
 	select {
 	case <-fed.done:
@@ -82,6 +69,51 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	}
 	o.stdin, o.stdinCut = fed.result()
 	return o
+}
+
+// hookPipes are the recorder's ends of the hook's stdin, stdout and stderr.
+type hookPipes struct {
+	stdin          *os.File
+	stdout, stderr *drain
+}
+
+// startHook starts the hook with its stdout and stderr drained into the tees; stdin is the
+// write end of the hook's stdin pipe. On failure nothing is left open or running.
+func startHook(opts Options, stdout, stderr *tee) (*exec.Cmd, hookPipes, error) {
+	var p hookPipes
+	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
+	if errors.Is(cmd.Err, exec.ErrDot) {
+		cmd.Err = nil // a shell runs a hook found through "." in PATH; so do we
+	}
+	cmd.Dir, cmd.Env, cmd.SysProcAttr = opts.Dir, opts.Env, procAttr()
+	var hookEnds []*os.File // the hook's own ends, closed here once it holds them
+	defer func() {
+		for _, f := range hookEnds {
+			f.Close()
+		}
+	}()
+	var err error
+	var in, out, errw *os.File
+	if in, p.stdin, err = os.Pipe(); err != nil {
+		return nil, p, fmt.Errorf("could not make a pipe for the hook's stdin: %w", err)
+	}
+	hookEnds = append(hookEnds, in)
+	if p.stdout, out, err = startDrain(stdout); err != nil {
+		p.stdin.Close()
+		return nil, p, fmt.Errorf("could not make a pipe for the hook's stdout: %w", err)
+	}
+	hookEnds = append(hookEnds, out)
+	if p.stderr, errw, err = startDrain(stderr); err != nil {
+		p.stdin.Close()
+		return nil, p, fmt.Errorf("could not make a pipe for the hook's stderr: %w", err)
+	}
+	hookEnds = append(hookEnds, errw)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, errw
+	if err := cmd.Start(); err != nil {
+		p.stdin.Close()
+		return nil, p, err
+	}
+	return cmd, p, nil
 }
 
 // forwardUntilExit passes each signal the recorder receives to the hook's process group until
