@@ -50,8 +50,8 @@ type Status struct {
 
 // Options configure a Client.
 type Options struct {
-	APIURL     string // GITHUB_API_URL; "" means https://api.github.com
-	Token      string
+	APIURL string // GITHUB_API_URL; "" means https://api.github.com
+	Token  string
 	// HTTPClient makes the requests (nil means one with a 60 s timeout per request). A copy of
 	// it is used, which follows redirects only within the API's origin and bounds every body.
 	HTTPClient *http.Client
