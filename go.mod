@@ -17,7 +17,7 @@ require (
 	github.com/sethvargo/go-githubactions v1.3.2
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1
 	github.com/yuin/goldmark v1.8.7
-	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/sys v0.47.0
 	golang.org/x/text v0.14.0
 	golang.org/x/tools v0.38.0 // indirect
 	mvdan.cc/sh/v3 v3.14.1

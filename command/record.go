@@ -1,8 +1,10 @@
 package command
 
 import (
+	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +15,9 @@ import (
 // defaultHookLog is the hook log's place inside the project folder.
 const defaultHookLog = record.DefaultLog
 
+// recordGCPercent is the GC target while recording (GOGC; Go's default is 100).
+const recordGCPercent = 20
+
 // recordCommand is `agc-sarif record [--log FILE] [--runtime NAME] -- HOOK-COMMAND...`.
 func recordCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -22,12 +27,18 @@ func recordCommand(env *Env) *cli.Command {
 		Description: "Runs HOOK-COMMAND (no shell: write `-- sh -c '…'` for one) with the same stdin,\n" +
 			"environment and working folder, passes its stdout, stderr and exit status through, and\n" +
 			"appends one JSON line to the hook log. A log that cannot be written never changes the\n" +
-			"hook's answer. Default log: $CLAUDE_PROJECT_DIR/" + defaultHookLog + ", else ./" + defaultHookLog + ".",
+			"hook's answer: the failure is noted in $AGC_RECORD_WARNINGS, else\n" +
+			"$XDG_STATE_HOME/agc-sarif/record-warnings.log (~/.local/state/…). Default log: $CLAUDE_PROJECT_DIR/" + defaultHookLog + ", else ./" + defaultHookLog + ".",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "log", Usage: "hook log `FILE` to append to (default: $AGC_HOOK_LOG, else $CLAUDE_PROJECT_DIR/" + defaultHookLog + ", else ./" + defaultHookLog + ")"},
 			&cli.StringFlag{Name: "runtime", Usage: "`NAME` for the record's runtime field (default: recognised from the hook's input, else claude-code)"},
+			&cli.BoolFlag{Name: "version", Usage: "print the version and exit (as agc-record --version does)"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				fmt.Fprintf(env.Stdout, "agc-sarif %s\n", Version)
+				return nil
+			}
 			argv := c.Args().Slice()
 			if len(argv) > 0 && argv[0] == "--" {
 				argv = argv[1:]
@@ -35,18 +46,21 @@ func recordCommand(env *Env) *cli.Command {
 			if len(argv) == 0 {
 				return usageErrorf("record: no hook command given (usage: agc-sarif record [--log FILE] -- HOOK-COMMAND...)")
 			}
+			// As in agc-record: a low GC target keeps the peak RSS near what is live.
+			debug.SetGCPercent(recordGCPercent)
 			signals := make(chan os.Signal, 4)
 			signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 			defer signal.Stop(signals)
 			code, _ := record.Run(c.Context, record.Options{
-				Command: argv,
-				Dir:     env.Dir,
-				Stdin:   env.Stdin,
-				Stdout:  env.Stdout,
-				Stderr:  env.Stderr,
-				Log:     record.LogPath(c.String("log"), env.Getenv, env.Dir),
-				Runtime: c.String("runtime"),
-				Signals: signals,
+				Command:  argv,
+				Dir:      env.Dir,
+				Stdin:    env.Stdin,
+				Stdout:   env.Stdout,
+				Stderr:   env.Stderr,
+				Log:      record.LogPath(c.String("log"), env.Getenv, env.Dir),
+				Warnings: record.WarnPath(env.Getenv),
+				Runtime:  c.String("runtime"),
+				Signals:  signals,
 			})
 			if code == ExitOK {
 				return nil

@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -218,7 +220,8 @@ func TestRecordCannotStart(t *testing.T) {
 	}
 }
 
-// TestRecordLogUnwritable: the hook's answer is unchanged and one warning line follows its stderr.
+// TestRecordLogUnwritable: the hook's answer is unchanged, its stderr (the block reason on exit 2)
+// too; one warning line goes to the warnings file instead.
 func TestRecordLogUnwritable(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -247,13 +250,15 @@ func TestRecordLogUnwritable(t *testing.T) {
 	}
 	for name, log := range logs {
 		t.Run(name, func(t *testing.T) {
-			got := runRecord(t, dir, []byte("{}"), nil, "--log", log, "--", "sh", "-c", "echo answer; echo own >&2; exit 2")
-			if got.code != 2 || string(got.stdout) != "answer\n" {
-				t.Errorf("exit %d stdout %q", got.code, got.stdout)
+			warnings := filepath.Join(t.TempDir(), "warnings.log")
+			got := runRecord(t, dir, []byte("{}"), map[string]string{"AGC_RECORD_WARNINGS": warnings},
+				"--log", log, "--", "sh", "-c", "echo answer; echo own >&2; exit 2")
+			if got.code != 2 || string(got.stdout) != "answer\n" || string(got.stderr) != "own\n" {
+				t.Errorf("exit %d stdout %q stderr %q", got.code, got.stdout, got.stderr)
 			}
-			lines := strings.Split(strings.TrimSuffix(string(got.stderr), "\n"), "\n")
-			if len(lines) != 2 || lines[0] != "own" || !strings.HasPrefix(lines[1], "agc-sarif record: could not write hook log "+log+": ") {
-				t.Errorf("stderr %q", got.stderr)
+			b, err := os.ReadFile(warnings)
+			if err != nil || strings.Count(string(b), "\n") != 1 || !strings.Contains(string(b), fmt.Sprintf(" agc-sarif record: could not write hook log %q: ", log)) {
+				t.Errorf("warnings %q (%v)", b, err)
 			}
 		})
 	}
@@ -304,7 +309,8 @@ func TestRecordUsage(t *testing.T) {
 	}
 }
 
-// TestRecordLargePayload: 50 MB of binary stdin and stdout pass through and are logged whole.
+// TestRecordLargePayload: 50 MB of binary stdin and stdout pass through whole; the log keeps their
+// start and says how long they were and their hash.
 func TestRecordLargePayload(t *testing.T) {
 	if testing.Short() {
 		t.Skip("50 MB payload")
@@ -324,8 +330,18 @@ func TestRecordLargePayload(t *testing.T) {
 	if err := json.Unmarshal(r.Input, &in); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(decoded(t, in, r.InputEncoding), payload) || !bytes.Equal(decoded(t, r.Stdout, r.StdoutEncoding), payload) {
-		t.Error("logged input or stdout differs from the payload")
+	sum := sha256.Sum256(payload)
+	for name, c := range map[string]struct {
+		kept []byte
+		cut  *hooklog.Cut
+	}{
+		"input":  {decoded(t, in, r.InputEncoding), r.InputCut},
+		"stdout": {decoded(t, r.Stdout, r.StdoutEncoding), r.StdoutCut},
+	} {
+		if c.cut == nil || c.cut.Size != int64(len(payload)) || c.cut.SHA256 != hex.EncodeToString(sum[:]) ||
+			c.cut.Kept != int64(len(c.kept)) || len(c.kept) == 0 || !bytes.HasPrefix(payload, c.kept) {
+			t.Errorf("%s: cut %+v, %d bytes kept: not the payload's start, size and hash", name, c.cut, len(c.kept))
+		}
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // File modes of the hook log. Records hold tool inputs (commands, file contents) and hook
@@ -29,36 +31,82 @@ const lockPoll = 2 * time.Millisecond
 
 // Append adds rec as one line to the hook log at path, creating the file (and its folder)
 // when missing. Concurrent writers never interleave: the file is locked (flock) and the line
-// goes out in one write. A symlink, FIFO or other non-regular file at path is refused.
+// goes out in one write. See AppendLine for the files it refuses.
 func Append(ctx context.Context, path string, rec Record) error {
 	line, err := Encode(rec)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), DirMode); err != nil {
-		return fmt.Errorf("could not create folder: %w", err)
-	}
-	// O_NOFOLLOW: an agent must not point the log at another file (~/.bashrc) with a symlink.
-	// O_NONBLOCK: opening a FIFO must not hang; it has no effect on regular files.
-	// O_RDWR: appendLine reads the last byte to end a line cut short by a crash.
-	flags := os.O_RDWR | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
-	f, err := os.OpenFile(path, flags, FileMode)
+	return AppendLine(ctx, path, line)
+}
+
+// AppendLine adds line (which ends in "\n") to the file at path under the same lock and
+// checks as Append. It refuses, without writing, a path whose folder is a symlink, and a file
+// that is a symlink, not a regular file (FIFO, device, folder), hard-linked elsewhere (link
+// count > 1) or owned by another user: an agent must not aim the log at another file.
+func AppendLine(ctx context.Context, path string, line []byte) error {
+	f, err := openLog(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", path)
-	}
 	if err := lock(ctx, f); err != nil {
 		return err
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return appendLine(f, line)
+}
+
+// openLog opens path for appending, relative to its folder opened without following a symlink.
+func openLog(path string) (*os.File, error) {
+	dir, base := filepath.Split(filepath.Clean(path))
+	if dir == "" {
+		dir = "."
+	}
+	if err := os.MkdirAll(dir, DirMode); err != nil {
+		return nil, fmt.Errorf("could not create folder: %w", err)
+	}
+	dfd, err := unix.Open(filepath.Clean(dir), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+			return nil, fmt.Errorf("folder %s is a symlink or not a folder: refused", dir)
+		}
+		return nil, fmt.Errorf("could not open folder %s: %w", dir, err)
+	}
+	defer unix.Close(dfd)
+	// O_NOFOLLOW: no symlink as the file itself. O_NONBLOCK: opening a FIFO must not hang (no
+	// effect on regular files). O_RDWR: appendLine reads the last byte to end a cut line.
+	flags := unix.O_RDWR | unix.O_APPEND | unix.O_CREAT | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
+	fd, err := unix.Openat(dfd, base, flags, uint32(FileMode))
+	if err != nil {
+		if errors.Is(err, unix.ELOOP) {
+			return nil, fmt.Errorf("%s is a symlink: refused", path)
+		}
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), path)
+	if err := checkLogFile(fd, path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// checkLogFile refuses an open log that is not a regular file of ours with one link.
+func checkLogFile(fd int, path string) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	switch {
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return fmt.Errorf("%s is not a regular file: refused", path)
+	case uint64(st.Nlink) > 1:
+		return fmt.Errorf("%s has %d hard links: refused", path, st.Nlink)
+	case int(st.Uid) != os.Geteuid():
+		return fmt.Errorf("%s is owned by user %d, not by us: refused", path, st.Uid)
+	}
+	return nil
 }
 
 // lock takes an exclusive flock on f, polling until LockTimeout or ctx ends.

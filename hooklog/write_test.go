@@ -110,6 +110,62 @@ func TestAppendRefuses(t *testing.T) {
 	}
 }
 
+// TestAppendRefusesAimedLog: a hard link to another file, a symlinked log folder and (when the
+// test runs as root, which can give a file away) a file of another user are refused, and the
+// file they aim at is left as it was.
+func TestAppendRefusesAimedLog(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "bashrc")
+	if err := os.WriteFile(target, []byte("keep\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.jsonl")
+	if err := os.Link(target, hard); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := filepath.Join(dir, "elsewhere")
+	if err := os.Mkdir(elsewhere, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(dir, "project")
+	if err := os.Mkdir(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(project, ".agc")); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"hard link":        hard,
+		"symlinked folder": filepath.Join(project, ".agc", "hook-log.jsonl"),
+	}
+	if os.Geteuid() == 0 {
+		theirs := filepath.Join(dir, "theirs.jsonl")
+		if err := os.WriteFile(theirs, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(theirs, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		cases["another user's file"] = theirs
+	} else {
+		t.Log("not root: the other-owner case needs a file of another user")
+	}
+	for name, path := range cases {
+		if err := Append(context.Background(), path, sample(1)); err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Errorf("%s: Append = %v, want refused", name, err)
+		}
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep\n" {
+		t.Errorf("hard link target changed: %q", b)
+	}
+	if ents, _ := os.ReadDir(elsewhere); len(ents) != 0 {
+		t.Errorf("the symlinked folder's target got %d files", len(ents))
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "theirs.jsonl")); err == nil && len(b) != 0 {
+		t.Errorf("another user's file got %q", b)
+	}
+}
+
 // TestAppendWaitsForLock: a held lock delays the write; a cancelled context gives up.
 func TestAppendWaitsForLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log.jsonl")

@@ -6,22 +6,17 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/hooklog"
 )
 
 // hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, DESIGN §5):
 // one JSON record per hook invocation, whose `input` is the hook's stdin.
 type hookLogReader struct{}
-
-// hookLogKeys are the field names of hooklog.Record, in the order `record` writes them.
-var hookLogKeys = map[string]bool{
-	"time": true, "runtime": true, "command": true, "input": true, "exit_code": true, "stdout": true,
-	"stderr": true, "duration_ms": true, "signal": true, "timed_out": true, "error": true,
-	"stdout_encoding": true, "stderr_encoding": true,
-}
 
 // sniffHookLog reports whether the first record of head has the `exit_code`, `command` and
 // `stdout` keys of a hook-log record. When the head ends inside the first record (a huge `input`),
@@ -35,7 +30,7 @@ func sniffHookLog(head []byte) bool {
 		return false
 	}
 	for k := range keys {
-		if !hookLogKeys[k] {
+		if _, ok := hooklog.Lookup([]byte(k)); !ok {
 			return false
 		}
 	}
@@ -85,52 +80,131 @@ func topKeys(b []byte) (map[string]bool, bool) {
 	return keys, false
 }
 
-// logFields are the hook-log record fields the reader uses, by index into the raw values.
-const (
-	lfTime = iota
-	lfRuntime
-	lfCommand
-	lfInput
-	lfExitCode
-	lfStdout
-	lfStderr
-	lfSignal
-	lfTimedOut
-	lfError
-	lfStdoutEncoding
-	lfStderrEncoding
-	nLogFields
-)
+// hookLogRecord is one hook-log record as read: the writer's own type, read field by field
+// through hooklog's field list, plus what that type cannot say — which fields were present, and
+// the command as written (an argv array, or one string from another writer).
+type hookLogRecord struct {
+	hooklog.Record
+	has        [hooklog.NumFields]bool
+	rawLen     [hooklog.NumFields]int // length of each member's raw value
+	rawCommand []byte
+}
 
-// logFieldIndex maps a raw (unescaped) key to its logFields index.
-func logFieldIndex(k []byte) int {
-	switch string(k) {
-	case "time":
-		return lfTime
-	case "runtime":
-		return lfRuntime
-	case "command":
-		return lfCommand
-	case "input":
-		return lfInput
-	case "exit_code":
-		return lfExitCode
-	case "stdout":
-		return lfStdout
-	case "stderr":
-		return lfStderr
-	case "signal":
-		return lfSignal
-	case "timed_out":
-		return lfTimedOut
-	case "error":
-		return lfError
-	case "stdout_encoding":
-		return lfStdoutEncoding
-	case "stderr_encoding":
-		return lfStderrEncoding
+// decodeHookLog reads the members of one record that hooklog.Record has, without decoding the
+// rest: Input stays raw (a slice of data), and streams stay as written (see their encodings).
+// A member of the wrong type is an error; unknown members are passed over.
+func decodeHookLog(data []byte) (hookLogRecord, error) {
+	var r hookLogRecord
+	var err error
+	whole := objectMembers(data, func(k, v []byte) bool {
+		f, ok := hooklog.Lookup(k)
+		if !ok || string(v) == "null" {
+			return true
+		}
+		r.has[f], r.rawLen[f] = true, len(v)
+		if e := r.set(f, v); e != nil {
+			err = fmt.Errorf("%s: %w", f.Key(), e)
+			return false
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return r, err
+	case !whole:
+		return r, fmt.Errorf("not a JSON object")
 	}
-	return -1
+	return r, nil
+}
+
+// set stores the raw value v of field f.
+func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
+	switch f {
+	case hooklog.FieldTime, hooklog.FieldRuntime, hooklog.FieldStdout, hooklog.FieldStderr,
+		hooklog.FieldSignal, hooklog.FieldError, hooklog.FieldStdoutEncoding,
+		hooklog.FieldInputEncoding, hooklog.FieldStderrEncoding:
+		if v[0] != '"' {
+			return fmt.Errorf("not a string")
+		}
+		*r.text(f) = rawStr(v)
+	case hooklog.FieldCommand:
+		r.rawCommand, r.Command = v, argv(v)
+	case hooklog.FieldInput:
+		r.Input = v
+	case hooklog.FieldExitCode:
+		n, ok := rawInt(v)
+		if !ok {
+			return fmt.Errorf("not an integer")
+		}
+		r.ExitCode = n
+	case hooklog.FieldDurationMS:
+		d, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return fmt.Errorf("not a number")
+		}
+		r.DurationMS = d
+	case hooklog.FieldTimedOut:
+		r.TimedOut = rawBool(v)
+	case hooklog.FieldInputCut, hooklog.FieldStdoutCut, hooklog.FieldStderrCut:
+		c := new(hooklog.Cut)
+		if err := json.Unmarshal(v, c); err != nil {
+			return fmt.Errorf("not a cut: %w", err)
+		}
+		*r.cut(f) = c
+	}
+	return nil
+}
+
+// text is the string field f of the record, or nil.
+func (r *hookLogRecord) text(f hooklog.Field) *string {
+	switch f {
+	case hooklog.FieldTime:
+		return &r.Time
+	case hooklog.FieldRuntime:
+		return &r.Runtime
+	case hooklog.FieldStdout:
+		return &r.Stdout
+	case hooklog.FieldStderr:
+		return &r.Stderr
+	case hooklog.FieldSignal:
+		return &r.Signal
+	case hooklog.FieldError:
+		return &r.Error
+	case hooklog.FieldStdoutEncoding:
+		return &r.StdoutEncoding
+	case hooklog.FieldInputEncoding:
+		return &r.InputEncoding
+	case hooklog.FieldStderrEncoding:
+		return &r.StderrEncoding
+	}
+	return new(string)
+}
+
+// cut is the Cut field f of the record.
+func (r *hookLogRecord) cut(f hooklog.Field) **hooklog.Cut {
+	switch f {
+	case hooklog.FieldInputCut:
+		return &r.InputCut
+	case hooklog.FieldStdoutCut:
+		return &r.StdoutCut
+	}
+	return &r.StderrCut
+}
+
+// argv is a recorded command as an argv array of strings; nil when it is anything else.
+func argv(raw []byte) []string {
+	words, all := []string{}, true
+	walked := arrayElements(raw, func(el []byte) bool {
+		all = len(el) > 0 && el[0] == '"'
+		if all {
+			words = append(words, rawStr(el))
+		}
+		return all
+	})
+	if !walked || !all {
+		return nil
+	}
+	return words
 }
 
 func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
@@ -164,71 +238,89 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 // often megabytes — is passed over without being decoded. elided says the record reached the
 // reader as its skeleton (strings over elideKeep cut); red redacts the hook command's words.
 func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string) string) (hookEvent, string, error) {
-	var f [nLogFields][]byte
-	whole := objectMembers(data, func(k, v []byte) bool {
-		if i := logFieldIndex(k); i >= 0 {
-			f[i] = v
-		}
-		return true
-	})
-	if !whole {
-		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: not a JSON object")
+	r, err := decodeHookLog(data)
+	if err != nil {
+		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
 	}
-	exit, hasExit := rawInt(f[lfExitCode])
-	if !hasExit || len(f[lfCommand]) == 0 {
+	if !r.has[hooklog.FieldExitCode] || !r.has[hooklog.FieldCommand] {
 		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: no exit_code or command")
 	}
-	for _, v := range [][]byte{f[lfStdout], f[lfStderr]} {
-		if v != nil && string(v) != "null" && v[0] != '"' {
-			return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: stdout or stderr is not a string")
-		}
-		if elided && len(v) >= elideKeep-8 {
-			return hookEvent{}, "unreadable record", fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
-		}
+	if reason, err := r.unreadable(elided); err != nil {
+		return hookEvent{}, reason, err
 	}
-	hasStdout, hasStderr := f[lfStdout] != nil && string(f[lfStdout]) != "null", f[lfStderr] != nil && string(f[lfStderr]) != "null"
-	stdout, err := logStream(rawStr(f[lfStdout]), rawStr(f[lfStdoutEncoding]))
+	stdout, err := logStream(r.Stdout, r.StdoutEncoding)
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("stdout: %w", err)
 	}
-	stderr, err := logStream(rawStr(f[lfStderr]), rawStr(f[lfStderrEncoding]))
+	stderr, err := logStream(r.Stderr, r.StderrEncoding)
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("stderr: %w", err)
 	}
-	hi := readHookInput(f[lfInput])
-	runtime := rawStr(f[lfRuntime])
-	if runtime == "" {
-		runtime = "claude-code"
+	hi, err := r.hookInput()
+	if err != nil {
+		return hookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
 	}
-	errText, timedOut, signal := rawStr(f[lfError]), rawBool(f[lfTimedOut]), rawStr(f[lfSignal])
-	hook := commandLine(f[lfCommand], red)
+	if r.Runtime == "" {
+		r.Runtime = "claude-code"
+	}
+	hook := commandLine(r.rawCommand, red)
 	a := gates.HookAnswer{
 		Event: hi.event, Tool: hi.tool, Hook: hook,
-		HasExit: errText == "", ExitCode: exit,
-		HasStdout: hasStdout, Stdout: stdout,
-		HasStderr: hasStderr, Stderr: stderr,
+		HasExit: r.Error == "", ExitCode: r.ExitCode,
+		HasStdout: r.has[hooklog.FieldStdout], Stdout: stdout,
+		HasStderr: r.has[hooklog.FieldStderr], Stderr: stderr,
 		ToolInput: hi.input,
 	}
 	switch {
-	case errText != "":
+	case r.Error != "":
 		a.Failed = "not-run"
 		if a.Stderr == "" {
-			a.Stderr, a.HasStderr = errText, true
+			a.Stderr, a.HasStderr = r.Error, true
 		}
-	case timedOut:
+	case r.TimedOut:
 		a.Failed = "timeout"
-	case signal != "" || exit < 0:
+	case r.Signal != "" || r.ExitCode < 0:
 		a.Failed = "crashed"
 	}
 	ev := hookEvent{
 		Answer: a,
-		Call: findings.Call{Runtime: runtime, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
+		Call: findings.Call{Runtime: r.Runtime, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
 			SessionID: hi.session, Hook: hook, Cwd: hi.cwd, Input: a.ToolInput,
 			Command: hi.command, FilePath: hi.filePath},
 		Source: src,
-		Time:   rawStr(f[lfTime]),
+		Time:   r.Time,
 	}
 	return ev, "", nil
+}
+
+// unreadable says why the hook's answer in r cannot be read whole: its output cut to a
+// skeleton by the reader, or its stdout cut by the recorder when stdout is the answer (exit 0;
+// on other statuses the runtimes read stderr and the status). A cut stderr is read as kept.
+func (r *hookLogRecord) unreadable(elided bool) (string, error) {
+	for _, f := range []hooklog.Field{hooklog.FieldStdout, hooklog.FieldStderr} {
+		if elided && r.rawLen[f] >= elideKeep-8 {
+			return "unreadable record", fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
+		}
+	}
+	if c := r.StdoutCut; c != nil && r.ExitCode == 0 && r.Error == "" {
+		return "unreadable record", fmt.Errorf("the recorder kept %d of the hook's %d bytes of stdout (sha256 %s): its answer is not read", c.Kept, c.Size, c.SHA256)
+	}
+	return "", nil
+}
+
+// hookInput reads the hook's stdin as recorded: decoded first when it was stored base64, and
+// read as far as it goes when the recorder kept only its start.
+func (r *hookLogRecord) hookInput() (hookInput, error) {
+	in := []byte(r.Input)
+	if r.InputEncoding != "" || r.InputCut != nil {
+		s := rawStr(in)
+		b, err := logStream(s, r.InputEncoding)
+		if err != nil {
+			return hookInput{}, err
+		}
+		in = []byte(b)
+	}
+	return readHookInput(in), nil
 }
 
 // hookInput is the part of a Claude Code hook's stdin that names the call.
@@ -271,7 +363,7 @@ func logStream(s string, encoding string) (string, error) {
 	switch encoding {
 	case "":
 		return s, nil
-	case "base64":
+	case hooklog.EncodingBase64:
 		b, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
 			return "", fmt.Errorf("bad base64: %w", err)

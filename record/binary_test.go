@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,8 +19,14 @@ import (
 	"github.com/agc-sarif/agc-sarif/hooklog"
 )
 
-// agcSarif is the agc-sarif binary built once for the tests that need a real process.
-var agcSarif string
+// binDir holds the binaries built once, on first use, for the tests that need a real process
+// (not in TestMain: fuzzing workers run TestMain too and need none).
+var binDir string
+
+var (
+	buildOnce sync.Once
+	buildErr  error
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "agc-sarif-record-test")
@@ -27,16 +34,28 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	agcSarif = filepath.Join(dir, "agc-sarif")
-	build := exec.Command("go", "build", "-o", agcSarif, "../cmd/agc-sarif")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "could not build agc-sarif:", err)
-		os.Exit(2)
-	}
+	binDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// binary returns the path of the built agc-sarif or agc-record, building both on first use.
+func binary(t *testing.T, name string) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		for _, n := range []string{"agc-sarif", "agc-record"} {
+			build := exec.Command("go", "build", "-o", filepath.Join(binDir, n), "../cmd/"+n)
+			if out, err := build.CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("could not build %s: %v\n%s", n, err, out)
+				return
+			}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return filepath.Join(binDir, name)
 }
 
 // lastRecord reads the one record in the log at path.
@@ -70,7 +89,7 @@ func alive(pid int) bool {
 func TestBinarySIGTERM(t *testing.T) {
 	dir := t.TempDir()
 	log, pidFile := filepath.Join(dir, "log.jsonl"), filepath.Join(dir, "child.pid")
-	cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c",
+	cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c",
 		`sleep 30 & echo $! >"$1"; echo ready; wait`, "hook", pidFile)
 	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse"}`)
 	stdout, err := cmd.StdoutPipe()
@@ -117,7 +136,7 @@ func TestBinarySIGTERM(t *testing.T) {
 // TestBinaryHookKilled: a hook killed by SIGKILL (not from the recorder) is not a timeout.
 func TestBinaryHookKilled(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "log.jsonl")
-	cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", `echo partial; echo dying >&2; kill -KILL $$`)
+	cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c", `echo partial; echo dying >&2; kill -KILL $$`)
 	out, err := cmd.Output()
 	if cmd.ProcessState.ExitCode() != 137 || string(out) != "partial\n" {
 		t.Errorf("status %v (%v) stdout %q, want 137 and partial", cmd.ProcessState, err, out)
@@ -135,7 +154,7 @@ func TestBinaryPassThrough(t *testing.T) {
 		payload[i] = byte(i * 7)
 	}
 	log := filepath.Join(t.TempDir(), "log.jsonl")
-	cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", `cat; printf 'e\000rr' >&2; exit 2`)
+	cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c", `cat; printf 'e\000rr' >&2; exit 2`)
 	cmd.Stdin = strings.NewReader(string(payload))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -157,7 +176,7 @@ func TestBinaryConcurrent(t *testing.T) {
 		go func() {
 			// 256 KiB each: beyond any atomic pipe or page write, so interleaving would show.
 			input := fmt.Sprintf(`{"n":%d,"pad":%q}`, i, strings.Repeat(strconv.Itoa(i%10), 256<<10))
-			cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", "cat")
+			cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c", "cat")
 			cmd.Stdin = strings.NewReader(input)
 			out, err := cmd.Output()
 			if err == nil && string(out) != input {
@@ -214,7 +233,7 @@ func TestBinarySignals(t *testing.T) {
 		t.Run(tc.wantName, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "log.jsonl")
 			// exec: the hook is sleep itself, which dies of SIGINT (a shell script would not).
-			cmd := exec.Command(agcSarif, "record", "--log", log, "--", "sh", "-c", `echo ready; exec sleep 30`)
+			cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c", `echo ready; exec sleep 30`)
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)

@@ -2,9 +2,12 @@ package record
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/hooklog"
 )
@@ -19,6 +22,9 @@ func FuzzInput(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, stdin, stdout []byte) {
 		o := outcome{stdin: bytes.Clone(stdin), stdout: bytes.Clone(stdout)}
+		if len(stdin) > 0 && stdin[0]&1 == 1 { // as if the recorder kept only this much
+			o.stdinCut = &hooklog.Cut{Kept: int64(len(stdin)), Size: int64(len(stdin)) + 1}
+		}
 		rec := o.record(Options{Command: []string{"hook"}})
 		line, err := hooklog.Encode(rec)
 		if err != nil {
@@ -41,7 +47,10 @@ func FuzzInput(f *testing.F) {
 		if err := dec.Decode(&in); err != nil {
 			t.Fatalf("input %s: %v", back.Input, err)
 		}
-		if s, ok := in.(string); ok && !json.Valid(stdin) || back.InputEncoding != "" {
+		if o.stdinCut != nil && (back.Input[0] != '"' || back.InputCut == nil) {
+			t.Fatalf("a cut stdin must be logged as a string with its cut: %s", back.Input)
+		}
+		if s, ok := in.(string); ok && (!json.Valid(stdin) || o.stdinCut != nil) || back.InputEncoding != "" {
 			if got := streamBytes(t, s, back.InputEncoding); !bytes.Equal(got, stdin) {
 				t.Errorf("stdin %q came back as %q", stdin, got)
 			}
@@ -60,4 +69,40 @@ func streamBytes(t *testing.T, s, enc string) []byte {
 		t.Fatalf("encoding %q: %v", enc, err)
 	}
 	return b
+}
+
+// FuzzKept: whatever the writes and the bound, the kept bytes are the stream's start, within
+// the bound and never ending in a split character; a cut carries the whole stream's size and
+// SHA-256, and a stream within the bound is kept whole with no cut.
+func FuzzKept(f *testing.F) {
+	f.Add([]byte("héllo wörld"), uint16(4), uint8(3))
+	f.Add([]byte{0xff, 0xe2, 0x82, 0xac}, uint16(3), uint8(1))
+	f.Add([]byte(""), uint16(0), uint8(0))
+	f.Fuzz(func(t *testing.T, stream []byte, limit uint16, chunk uint8) {
+		k := kept{limit: int(limit)}
+		step := int(chunk) + 1
+		for i := 0; i < len(stream); i += step {
+			k.add(stream[i:min(i+step, len(stream))])
+		}
+		head, cut := k.result()
+		if !bytes.HasPrefix(stream, head) || len(head) > int(limit) {
+			t.Fatalf("kept %q of %q with limit %d", head, stream, limit)
+		}
+		if len(stream) <= int(limit) {
+			if cut != nil || len(head) != len(stream) {
+				t.Fatalf("a stream within the bound was cut: %+v", cut)
+			}
+			return
+		}
+		sum := sha256.Sum256(stream)
+		if cut == nil || cut.Size != int64(len(stream)) || cut.Kept != int64(len(head)) || cut.SHA256 != hex.EncodeToString(sum[:]) {
+			t.Fatalf("cut %+v for %d bytes", cut, len(stream))
+		}
+		if len(head) < int(limit)-utf8.UTFMax {
+			t.Fatalf("kept %d bytes of a bound of %d", len(head), limit)
+		}
+		if r, n := utf8.DecodeLastRune(head); r == utf8.RuneError && n == 1 && utf8.Valid(stream[:limit]) {
+			t.Fatalf("a split character ends %q", head)
+		}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"syscall"
 	"time"
+
+	"github.com/agc-sarif/agc-sarif/hooklog"
 )
 
 // outcome is what one run of the hook produced.
@@ -13,11 +15,13 @@ type outcome struct {
 	stdin    []byte
 	stdout   []byte
 	stderr   []byte
-	exitCode int            // the hook's exit status; -1 when a signal ended it
-	signal   syscall.Signal // the signal that ended the hook, or 0
-	received os.Signal      // the first signal the recorder itself received while the hook ran
-	startErr error          // why the hook could not be started
-	notStart int            // 126 or 127 when startErr is set
+	// stdinCut, stdoutCut, stderrCut say what of a stream longer than the record keeps was cut.
+	stdinCut, stdoutCut, stderrCut *hooklog.Cut
+	exitCode                       int            // the hook's exit status; -1 when a signal ended it
+	signal                         syscall.Signal // the signal that ended the hook, or 0
+	received                       os.Signal      // the first signal the recorder itself received while the hook ran
+	startErr                       error          // why the hook could not be started
+	notStart                       int            // 126 or 127 when startErr is set
 }
 
 // timedOut is the timed_out heuristic: the recorder itself received SIGTERM while the hook ran.

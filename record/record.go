@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/hooklog"
@@ -23,9 +25,9 @@ const (
 
 // Grace periods after the hook has exited.
 const (
-	// outputGrace is how long the hook's stdout/stderr may stay open after it exited (held by a
-	// child it left running) before the recorder stops reading them.
-	outputGrace = time.Second
+	// OutputGrace is how long the recorder waits for more output once the hook has exited with
+	// its stdout or stderr still open (held by a child it left running) before it stops reading.
+	OutputGrace = time.Second
 	// stdinGrace is how long the recorder waits for the rest of its stdin when the hook exited
 	// without reading all of it; what came by then is logged.
 	stdinGrace = 250 * time.Millisecond
@@ -41,20 +43,26 @@ type Options struct {
 	Env     []string  // environment of the hook; nil = the recorder's
 	Stdin   io.Reader // passed to the hook and logged as "input"
 	Stdout  io.Writer // receives the hook's stdout as it comes
-	Stderr  io.Writer // receives the hook's stderr, then the recorder's own warnings
+	Stderr  io.Writer // receives the hook's stderr, and nothing else once the hook started
 	Log     string    // hook log file to append to
+	// Warnings is the file that a failed log write is noted in ("" = nowhere; see WarnPath).
+	// Never the hook's stderr: on exit 2 that is the block reason the model reads.
+	Warnings string
 	// Runtime is the "runtime" field; "" = recognised from the input (claude-code by default).
 	Runtime string
 	// Signals delivers signals the recorder received; each is forwarded to the hook's process
 	// group. nil = none. A SIGTERM received here marks the record timed_out.
 	Signals <-chan os.Signal
 	Now     func() time.Time // clock; nil = time.Now
+	// KeepOutput and KeepInput bound the bytes of each stream the record holds (0 = the
+	// defaults); longer streams still pass through whole and are logged as cut.
+	KeepOutput, KeepInput int
 }
 
 // Run runs the hook, appends its record to opts.Log and returns the exit status the recorder
 // should end with: the hook's own, 128+N when signal N killed it, 126/127 when it could not be
-// started. The record is returned too. A log write failure is reported on opts.Stderr as one
-// line and changes nothing else.
+// started. The record is returned too. A log write failure is noted in opts.Warnings and
+// changes nothing the hook's caller sees.
 func Run(ctx context.Context, opts Options) (int, hooklog.Record) {
 	now := opts.Now
 	if now == nil {
@@ -68,7 +76,36 @@ func Run(ctx context.Context, opts Options) (int, hooklog.Record) {
 	// Not cancelled with ctx: a runtime's SIGTERM (which cancels ctx in main) is exactly the
 	// run that must still be logged. hooklog.LockTimeout bounds the wait.
 	if err := hooklog.Append(context.WithoutCancel(ctx), opts.Log, rec); err != nil {
-		fmt.Fprintf(opts.Stderr, "agc-sarif record: could not write hook log %s: %v\n", opts.Log, describeLogError(opts.Log, err))
+		warn(context.WithoutCancel(ctx), opts, now, fmt.Sprintf("could not write hook log %q: %s", opts.Log, describeLogError(opts.Log, err)))
 	}
 	return out.exitStatus(), rec
+}
+
+// warn appends one line to the warnings file; a warning that cannot be written is dropped,
+// as the hook's answer must go through unchanged either way.
+func warn(ctx context.Context, opts Options, now func() time.Time, msg string) {
+	if opts.Warnings == "" {
+		return
+	}
+	line := fmt.Sprintf("%s agc-sarif record: %s\n", now().UTC().Format(time.RFC3339), strings.ReplaceAll(msg, "\n", `\n`))
+	_ = hooklog.AppendLine(ctx, opts.Warnings, []byte(line))
+}
+
+// WarnPath is the file the recorder notes failed log writes in, since the hook's stderr is not
+// its to write to: $AGC_RECORD_WARNINGS, else $XDG_STATE_HOME/agc-sarif/record-warnings.log,
+// else ~/.local/state/agc-sarif/record-warnings.log; "" when none can be named.
+func WarnPath(getenv func(string) string) string {
+	if getenv == nil {
+		return ""
+	}
+	if p := getenv("AGC_RECORD_WARNINGS"); p != "" {
+		return p
+	}
+	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "agc-sarif", "record-warnings.log")
+	}
+	if h := getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".local", "state", "agc-sarif", "record-warnings.log")
+	}
+	return ""
 }

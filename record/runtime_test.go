@@ -43,7 +43,7 @@ func TestInputValue(t *testing.T) {
 		{"\"\xff\"", `"Iv8i"`, "base64"}, // JSON syntax but not UTF-8
 	}
 	for _, tc := range tests {
-		got, enc := inputValue([]byte(tc.stdin))
+		got, enc := inputValue([]byte(tc.stdin), false)
 		if string(got) != tc.want || enc != tc.wantEnc {
 			t.Errorf("inputValue(%q) = %s, %q; want %s, %q", tc.stdin, got, enc, tc.want, tc.wantEnc)
 		}

@@ -17,6 +17,7 @@ func (c *Client) PullRequestDiff(ctx context.Context, owner, repo string, number
 		return "", &Error{Op: "pull request diff", Kind: Invalid, Message: fmt.Sprintf("pull request %s/%s#%d", url.PathEscape(owner), url.PathEscape(repo), number)}
 	}
 	var diff string
+	ctx = withBodyLimit(ctx, MaxDiffBody)
 	err := c.retry(ctx, "pull request diff", func() (*github.Response, error) {
 		d, resp, err := c.gh.PullRequests.GetRaw(ctx, owner, repo, number, github.RawOptions{Type: github.Diff})
 		diff = d

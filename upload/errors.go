@@ -84,6 +84,9 @@ func classify(op string, resp *github.Response, err error) (e *Error, retry bool
 	var er *github.ErrorResponse
 	var rl *github.RateLimitError
 	var ab *github.AbuseRateLimitError
+	if e := boundError(op, code, err); e != nil {
+		return e, false, 0 // the same server answers the same way on a second try
+	}
 	switch {
 	case errors.As(err, &er):
 		msg = er.Message
@@ -127,6 +130,19 @@ func classify(op string, resp *github.Response, err error) (e *Error, retry bool
 		e.Kind = Unexpected
 	}
 	return e, retry, after
+}
+
+// boundError is the *Error for a body over its bound or a redirect to another origin, else nil.
+func boundError(op string, code int, err error) *Error {
+	var big *BodyTooLargeError
+	var away *CrossOriginRedirectError
+	switch {
+	case errors.As(err, &big):
+		return &Error{Op: op, Kind: Unexpected, Code: code, Message: big.Error()}
+	case errors.As(err, &away):
+		return &Error{Op: op, Kind: Unexpected, Code: code, Message: away.Error()}
+	}
+	return nil
 }
 
 // retryAfter reads a Retry-After header in seconds or as an HTTP date.

@@ -50,9 +50,11 @@ type Status struct {
 
 // Options configure a Client.
 type Options struct {
-	APIURL     string // GITHUB_API_URL; "" means https://api.github.com
-	Token      string
-	HTTPClient *http.Client // nil means one with a 60 s timeout per request
+	APIURL string // GITHUB_API_URL; "" means https://api.github.com
+	Token  string
+	// HTTPClient makes the requests (nil means one with a 60 s timeout per request). A copy of
+	// it is used, which follows redirects only within the API's origin and bounds every body.
+	HTTPClient *http.Client
 	UserAgent  string
 	// MaxAttempts is how often one request is tried (on 5xx, 429, rate limits, network errors);
 	// 0 means 4.
@@ -86,6 +88,8 @@ func New(opts Options) (*Client, error) {
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{Timeout: 60 * time.Second}
 	}
+	// Same-origin redirects only and bounded bodies, for every request the client makes.
+	opts.HTTPClient = boundHTTP(opts.HTTPClient)
 	if opts.UserAgent == "" {
 		opts.UserAgent = "agc-sarif"
 	}

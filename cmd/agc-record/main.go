@@ -4,6 +4,7 @@
 // initialisation alone takes about 10 ms; this one starts in about 1 ms (README: Overhead).
 //
 //	agc-record [--log FILE] [--runtime NAME] -- HOOK-COMMAND [ARG...]
+//	agc-record --version
 package main
 
 import (
@@ -13,10 +14,18 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/agc-sarif/agc-sarif/record"
 )
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3" (GoReleaser's default);
+// when empty, the module version `go install …@v1.2.3` recorded is used.
+var version string
+
+// recordGCPercent is the GC target while recording (GOGC; Go's default is 100).
+const recordGCPercent = 20
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
 
@@ -25,12 +34,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	fs.SetOutput(stderr)
 	logFile := fs.String("log", "", "hook log `FILE` to append to (default: $AGC_HOOK_LOG, else $CLAUDE_PROJECT_DIR/"+record.DefaultLog+", else ./"+record.DefaultLog+")")
 	runtime := fs.String("runtime", "", "`NAME` for the record's runtime field (default: recognised from the hook's input)")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: agc-record [--log FILE] [--runtime NAME] -- HOOK-COMMAND [ARG...]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "agc-record %s\n", versionString(version, debug.ReadBuildInfo))
+		return 0
 	}
 	argv := fs.Args()
 	if len(argv) > 0 && argv[0] == "--" {
@@ -40,19 +54,52 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		fs.Usage()
 		return 2
 	}
+	// The record is built from up to 6 MiB of kept streams in a few copies; a low GC target
+	// keeps the peak RSS near what is live (36 MiB instead of 51 on 200 MB of text).
+	debug.SetGCPercent(recordGCPercent)
 	dir, _ := os.Getwd()
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer signal.Stop(signals)
 	code, _ := record.Run(context.Background(), record.Options{
-		Command: argv,
-		Dir:     dir,
-		Stdin:   stdin,
-		Stdout:  stdout,
-		Stderr:  stderr,
-		Log:     record.LogPath(*logFile, getenv, dir),
-		Runtime: *runtime,
-		Signals: signals,
+		Command:  argv,
+		Dir:      dir,
+		Stdin:    stdin,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		Log:      record.LogPath(*logFile, getenv, dir),
+		Warnings: record.WarnPath(getenv),
+		Runtime:  *runtime,
+		Signals:  signals,
 	})
 	return code
+}
+
+// versionString is the version set at build time, else the module version the build recorded,
+// with the commit when the build recorded one; "devel" when nothing says more.
+func versionString(set string, info func() (*debug.BuildInfo, bool)) string {
+	v := set
+	bi, ok := info()
+	if v == "" && ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
+	}
+	if v == "" {
+		v = "devel"
+	}
+	if !ok {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision" && len(s.Value) >= 12:
+			rev = s.Value[:12]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = ", modified"
+		}
+	}
+	if rev != "" {
+		v += " (commit " + rev + dirty + ")"
+	}
+	return v
 }

@@ -1,6 +1,7 @@
 // Package fakegh is a fake GitHub code scanning API for tests: it checks every request the way
 // GitHub documents it (method, path, headers, body fields, gzip+base64 SARIF) and answers from a
-// script (accepted, pending then complete, failed, 403, 404, 413, 429 with Retry-After, 500).
+// script (accepted, pending then complete, failed, 403, 404, 413, 429 with Retry-After, 500, a
+// redirect, a body without end).
 // Nothing in it reaches a real GitHub host.
 package fakegh
 
@@ -25,6 +26,21 @@ type Reply struct {
 	Code   int
 	Body   string
 	Header map[string]string
+	// Pad is how many bytes of 'x' follow Body: a body far longer than any answer (one that
+	// never ends, in effect), written until the client stops reading.
+	Pad int64
+}
+
+// Redirect is a redirect (307 and 308 make the client send the same method and body again)
+// to location, which may be another server's.
+func Redirect(code int, location string) Reply {
+	return Reply{Code: code, Header: map[string]string{"Location": location}}
+}
+
+// Huge is a 200 answer whose body starts as valid JSON and then runs on for n bytes inside a
+// string, so a client that reads it without limit holds it all.
+func Huge(n int64) Reply {
+	return Reply{Code: http.StatusOK, Body: `{"processing_status":"pending","id":"`, Pad: n}
 }
 
 // Accepted is the 202 answer to an upload, with the SARIF id.
@@ -191,6 +207,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(reply.Code)
 	io.WriteString(w, reply.Body) //nolint:errcheck // test server
+	writePad(w, reply.Pad)
+}
+
+// writePad writes n bytes of 'x', stopping at the first failed write (the client went away).
+func writePad(w io.Writer, n int64) {
+	chunk := bytes.Repeat([]byte{'x'}, 64<<10)
+	for n > 0 {
+		k, err := w.Write(chunk[:min(n, int64(len(chunk)))])
+		if err != nil {
+			return
+		}
+		n -= int64(k)
+	}
 }
 
 // servePullDiff answers GET …/pulls/{number} asked for as a diff
