@@ -85,6 +85,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		EnableBashCompletion: false,
 		Commands: []*cli.Command{
 			collectCommand(&env),
+			frictionCommand(&env),
 			checkCommand(&env),
 			recordCommand(&env),
 			uploadCommand(&env),

@@ -219,6 +219,7 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 			set.Problemf(src, reason, "%v", err)
 			return nil
 		}
+		noteHookCall(opts, ev)
 		if ok, why := addHookEventReason(ev, opts, set); ok {
 			set.Use()
 		} else {

@@ -37,6 +37,8 @@ type Options struct {
 	// a message, so that no cut leaves part of a secret the redactor could no longer recognise.
 	// nil leaves texts as they are.
 	Redact func(string) string
+	// Calls, when set, receives the tool-call timeline of Claude Code records (calls.go).
+	Calls func(CallEvent)
 }
 
 // DefaultMaxRecord is the default for Options.MaxRecord.

@@ -93,7 +93,7 @@ func (s *hookState) streamRecord(rec record) {
 	case typ == "system" && sub == "hook_response":
 		s.hookResponse(d, rec.Line)
 	case typ == "assistant":
-		n := toolUses(m[4], func(id, name string, input []byte) { s.calls.add(id, name, input) })
+		n := s.useCalls(m[4], rec.Line)
 		if n > 0 {
 			s.set.Skip(skipToolCall)
 		} else {
@@ -202,6 +202,7 @@ func (s *hookState) hookResponse(d []byte, line int) {
 // permission_denials only repeat refusals already read from tool results.
 func (s *hookState) result(d []byte, line int) {
 	s.finals++
+	s.noteDenials(d, line)
 	m := members(d, "result", "session_id")
 	text := rawStr(m[0])
 	if !s.judgment && !holdsAGCBlock(text) {

@@ -223,7 +223,7 @@ func (s *hookState) transcriptRecord(rec record) {
 		}
 	case "assistant":
 		s.closeLoose()
-		n := toolUses(m[2], func(id, name string, input []byte) { s.calls.add(id, name, input) })
+		n := s.useCalls(m[2], rec.Line)
 		if n > 0 {
 			s.set.Skip(skipToolCall)
 		} else {
@@ -353,6 +353,7 @@ func (s *hookState) readResults(message []byte, line int, done func(*hookGroup) 
 				}
 			}
 		}
+		s.noteResult(r, line)
 		s.calls.finish(r.ID)
 		s.flushCall(r.ID, done)
 	}

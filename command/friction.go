@@ -1,0 +1,106 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agc-sarif/agc-sarif/anchor"
+	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/friction"
+	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/redact"
+)
+
+func frictionCommand(env *Env) *cli.Command {
+	return &cli.Command{
+		Name:      "friction",
+		Usage:     "rank what guards and permission prompts cost the agent, by pattern, with the rung each pattern should move to",
+		ArgsUsage: "PATH...",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "md", Usage: "report format: md|json"},
+			&cli.StringFlag{Name: "input-format", Value: string(inputs.Auto), Usage: "input format: " + formatList()},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: `file to write; "-" for stdout`},
+			&cli.StringFlag{Name: "root", Usage: "repository root (default: git top level, else GITHUB_WORKSPACE, else .)"},
+			&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
+			&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
+			&cli.IntFlag{Name: "examples", Value: friction.DefaultExamples, Usage: "examples kept per pattern"},
+		},
+		Action: func(c *cli.Context) error { return runFriction(c, env) },
+	}
+}
+
+// runFriction reads the inputs, builds the report and writes it.
+func runFriction(c *cli.Context, env *Env) error {
+	format := c.String("format")
+	if format != "md" && format != "json" {
+		return usageErrorf("friction: unknown --format %q (want md or json)", format)
+	}
+	in, err := inputs.ParseFormat(c.String("input-format"))
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if c.NArg() == 0 {
+		return usageErrorf("friction: name at least one file, folder or glob to read")
+	}
+	tl := friction.NewTimeline()
+	rd, err := collect.Read(c.Context, collect.Config{Paths: c.Args().Slice(), Format: in, Root: c.String("root"),
+		IncludeUnstructured: true, MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}, tl.Add)
+	if err != nil {
+		return exit(ExitUsage, err)
+	}
+	anc, err := anchor.New(anchor.Options{Root: rd.Root, ProjectDirs: projectDirsOf(env)})
+	if err != nil {
+		return exit(ExitUsage, err)
+	}
+	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Examples: c.Int("examples"),
+		Redactor: redact.New(redact.Options{Disabled: !c.Bool("redact")})})
+	if err := writeFriction(c.String("output"), env, format, rep); err != nil {
+		return exit(ExitUsage, err)
+	}
+	for _, p := range rd.Set.Problems {
+		fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", p)
+	}
+	if len(rd.Missing)+len(rd.Unreadable) > 0 {
+		for _, m := range append(rd.Missing, rd.Unreadable...) {
+			fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", m)
+		}
+		return exit(ExitUsage, nil)
+	}
+	return nil
+}
+
+// projectDirsOf are the folders the agent worked in besides the root, as collect takes them.
+func projectDirsOf(env *Env) []string {
+	var out []string
+	for _, k := range []string{"CLAUDE_PROJECT_DIR", "GITHUB_WORKSPACE"} {
+		if v := env.Getenv(k); v != "" && filepath.IsAbs(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// writeFriction writes the report to out ("-": stdout).
+func writeFriction(out string, env *Env, format string, rep friction.Report) error {
+	var w io.Writer = env.Stdout
+	if out != "-" {
+		if !filepath.IsAbs(out) {
+			out = filepath.Join(env.Dir, out)
+		}
+		f, err := os.Create(out)
+		if err != nil {
+			return fmt.Errorf("could not write %s: %w", out, err)
+		}
+		defer f.Close()
+		w = f
+	}
+	if format == "json" {
+		return friction.WriteJSON(w, rep)
+	}
+	_, err := io.WriteString(w, friction.Markdown(rep, 0))
+	return err
+}

@@ -1,0 +1,314 @@
+package friction
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/inputs"
+)
+
+// Rung is one rung of the ladder a call met.
+type Rung uint8
+
+// The rungs, as bits of Call.Rungs.
+const (
+	Block      Rung = 1 << iota // a hook refused the call
+	Steer                       // a hook let it through with a note
+	Repaired                    // a hook rewrote it
+	Prompted                    // it would have asked a person (a PermissionRequest hook ran)
+	Denied                      // permissions refused it (not a hook)
+	FailedOpen                  // a hook crashed or timed out, and the call ran unguarded
+)
+
+// Call is one tool call of a session, as every record of it together tells it.
+type Call struct {
+	ID, Session, Tool string
+	Input             []byte
+	Cwd               string
+	Message           string          // the model turn's message id ("" when unknown)
+	Turn              int             // 1-based model turn in its session
+	Source            findings.Source // the record that first named the call
+	Rungs             Rung
+	Refused           bool // a hook blocked it before it ran, or permissions denied it
+
+	order       int // position in its primary source
+	primary     bool
+	hookRefused bool   // the runtime told the model a hook refused it
+	listed      bool   // stream-json's permission_denials names it
+	errText     string // its tool_result's error text
+}
+
+// Has reports whether the call met rung r.
+func (c *Call) Has(r Rung) bool { return c.Rungs&r != 0 }
+
+// Timeline gathers the tool calls of the records read, keyed by tool_use_id, so that a call seen
+// in a transcript, in stream-json and in the hook log is one call. It is safe for concurrent use
+// (collect reads files in parallel); the order of calls comes from the records, not the arrival.
+type Timeline struct {
+	mu      sync.Mutex
+	calls   map[string]*Call
+	prompts []inputs.CallEvent        // PermissionRequest records: they name no tool_use_id
+	perFile map[string]map[string]int // session → file → calls read from it
+}
+
+// NewTimeline returns an empty timeline.
+func NewTimeline() *Timeline {
+	return &Timeline{calls: map[string]*Call{}, perFile: map[string]map[string]int{}}
+}
+
+// Add takes one event of inputs.Options.Calls.
+func (t *Timeline) Add(ev inputs.CallEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if ev.Kind == inputs.CallPrompt && ev.ID == "" {
+		t.prompts = append(t.prompts, ev)
+		return
+	}
+	if ev.ID == "" {
+		return
+	}
+	c := t.calls[ev.ID]
+	if c == nil {
+		c = &Call{ID: ev.ID, Source: ev.Source}
+		t.calls[ev.ID] = c
+	}
+	t.fill(c, ev)
+	switch ev.Kind {
+	case inputs.CallUse, inputs.CallHook:
+		if c.Message == "" {
+			c.Message = ev.Message
+		}
+	case inputs.CallResult:
+		if ev.IsError {
+			c.errText = ev.Text
+			c.hookRefused = c.hookRefused || isHookRefusal(ev.Text)
+		}
+	case inputs.CallDenied:
+		c.listed = true
+	case inputs.CallPrompt:
+		c.Rungs |= Prompted
+	}
+}
+
+// fill completes what the call's earlier records left out.
+func (t *Timeline) fill(c *Call, ev inputs.CallEvent) {
+	if c.Session == "" {
+		c.Session = ev.Session
+	}
+	if c.Tool == "" {
+		c.Tool = ev.Tool
+	}
+	if c.Input == nil {
+		c.Input = ev.Input
+	}
+	if c.Cwd == "" {
+		c.Cwd = ev.Cwd
+	}
+	if ev.Kind == inputs.CallUse || ev.Kind == inputs.CallHook {
+		files := t.perFile[ev.Session]
+		if files == nil {
+			files = map[string]int{}
+			t.perFile[ev.Session] = files
+		}
+		files[ev.Source.File]++
+		if ev.Kind == inputs.CallUse || c.Source.File == ev.Source.File {
+			if c.Source.Line == 0 || ev.Source.File != c.Source.File || ev.Source.Line < c.Source.Line {
+				c.Source = ev.Source
+			}
+		}
+	}
+}
+
+// isHookRefusal reports whether a tool_result's error text is the runtime saying a hook refused
+// the call ("PreToolUse:Bash hook error: …").
+func isHookRefusal(text string) bool {
+	head, _, ok := strings.Cut(text, " hook error: ")
+	return ok && !strings.ContainsAny(head, " \n") && strings.Contains(head, ":")
+}
+
+// permissionTexts are how Claude Code tells the model that permissions, not a hook, refused a call.
+var permissionTexts = []string{"requires approval", "needs approval", "haven't granted it yet",
+	"permission to use", "was denied by the user", "has been denied"}
+
+// isPermissionRefusal reports whether a tool_result's error text is a permission refusal.
+func isPermissionRefusal(text string) bool {
+	if isHookRefusal(text) {
+		return false
+	}
+	low := strings.ToLower(text)
+	for _, p := range permissionTexts {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Calls joins the findings to their calls, matches permission prompts to calls, and returns the
+// calls in session order with their rungs. Findings that name no call read here are counted in
+// the second result.
+func (t *Timeline) Calls(fs []findings.Finding) ([]*Call, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	unmatched := 0
+	for i := range fs {
+		if !t.applyFinding(&fs[i]) {
+			unmatched++
+		}
+	}
+	t.matchPrompts()
+	out := make([]*Call, 0, len(t.calls))
+	for _, c := range t.calls {
+		if c.listed || isPermissionRefusal(c.errText) {
+			if !c.hookRefused && !c.Has(Block) {
+				c.Rungs |= Denied
+			}
+		}
+		c.Refused = c.Has(Denied) || c.hookRefused
+		out = append(out, c)
+	}
+	t.order(out)
+	return out, unmatched
+}
+
+// applyFinding adds a finding's rung to its call; it reports false when no call read here is the
+// finding's.
+func (t *Timeline) applyFinding(f *findings.Finding) bool {
+	if f.Call == nil || f.Call.ToolUseID == "" {
+		return f.Kind == findings.Contract && f.RuleID != "agc/hook-failed-open"
+	}
+	c := t.calls[f.Call.ToolUseID]
+	if c == nil {
+		return false
+	}
+	if f.RuleID == "agc/hook-failed-open" {
+		c.Rungs |= FailedOpen
+		return true
+	}
+	before := f.Call.Event == "" || f.Call.Event == "PreToolUse" || f.Call.Event == "PermissionRequest"
+	switch f.Verdict {
+	case gates.Block:
+		c.Rungs |= Block
+		c.hookRefused = c.hookRefused || before
+	case gates.Steer:
+		c.Rungs |= Steer
+	case gates.Repaired:
+		c.Rungs |= Repaired
+	}
+	return true
+}
+
+// matchPrompts gives each PermissionRequest record to the call it was for: same session, tool
+// and input, the nearest call read before it in the same file when there is one. A prompt no
+// call matches stands as a call of its own.
+func (t *Timeline) matchPrompts() {
+	for i, p := range t.prompts {
+		key := canonical(p.Input)
+		var best *Call
+		for _, c := range t.calls {
+			if c.Tool != p.Tool || c.Session != p.Session || c.Has(Prompted) || canonical(c.Input) != key {
+				continue
+			}
+			if best == nil || nearer(c, best, p.Source) {
+				best = c
+			}
+		}
+		if best == nil {
+			id := "prompt:" + p.Source.File + ":" + strconv.Itoa(p.Source.Line) + ":" + strconv.Itoa(i)
+			best = &Call{ID: id, Session: p.Session, Tool: p.Tool, Input: p.Input, Cwd: p.Cwd, Source: p.Source}
+			t.calls[id] = best
+			files := t.perFile[p.Session]
+			if files == nil {
+				files = map[string]int{}
+				t.perFile[p.Session] = files
+			}
+			files[p.Source.File]++
+		}
+		best.Rungs |= Prompted
+	}
+}
+
+// nearer reports whether call a is a better match than b for a prompt read at src: read from
+// the same file just before it, else the earlier call.
+func nearer(a, b *Call, src findings.Source) bool {
+	before := func(c *Call) bool { return c.Source.File == src.File && c.Source.Line <= src.Line }
+	if before(a) != before(b) {
+		return before(a)
+	}
+	if before(a) {
+		return a.Source.Line > b.Source.Line
+	}
+	return less(a.Source, b.Source)
+}
+
+// order sorts calls by session, then by their place in the session's primary source (the file
+// that holds most of its calls), and numbers the model turns.
+func (t *Timeline) order(calls []*Call) {
+	primary := map[string]string{}
+	for s, files := range t.perFile {
+		best := ""
+		for f, n := range files {
+			if best == "" || n > files[best] || n == files[best] && f < best {
+				best = f
+			}
+		}
+		primary[s] = best
+	}
+	for _, c := range calls {
+		c.primary = c.Source.File == primary[c.Session]
+	}
+	sort.Slice(calls, func(i, j int) bool {
+		a, b := calls[i], calls[j]
+		if a.Session != b.Session {
+			return a.Session < b.Session
+		}
+		if a.primary != b.primary {
+			return a.primary
+		}
+		if !less(a.Source, b.Source) && !less(b.Source, a.Source) {
+			return a.ID < b.ID
+		}
+		return less(a.Source, b.Source)
+	})
+	turn, last, session := 0, "", ""
+	for i, c := range calls {
+		if c.Session != session {
+			turn, last, session = 0, "", c.Session
+		}
+		if c.Message == "" || c.Message != last {
+			turn++
+		}
+		last = c.Message
+		c.Turn, c.order = turn, i
+	}
+}
+
+// less orders record sources by file, then line.
+func less(a, b findings.Source) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	return a.Line < b.Line
+}
+
+// canonical is a JSON value re-encoded with sorted keys, so that equal inputs compare equal.
+func canonical(b []byte) string {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return string(bytes.TrimSpace(b))
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+// Report joins the findings to the calls and analyses them (Calls, then Analyze).
+func (t *Timeline) Report(fs []findings.Finding, opts Options) Report {
+	calls, unmatched := t.Calls(fs)
+	return Analyze(calls, unmatched, opts)
+}

@@ -1,0 +1,104 @@
+package inputs
+
+import (
+	"bytes"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// The tool-call timeline: readers of Claude Code records report every tool call, its result,
+// each refusal the runtime listed, and each permission prompt to Options.Calls, in record order,
+// so that a caller (the friction ladder) can follow what the agent did after a refusal. Findings
+// are unaffected; with Options.Calls nil nothing is reported.
+
+// CallKind says what a CallEvent reports.
+type CallKind string
+
+// Call event kinds.
+const (
+	CallUse    CallKind = "use"    // the agent issued a tool call (an assistant tool_use block)
+	CallResult CallKind = "result" // the call's tool_result came back
+	CallDenied CallKind = "denied" // stream-json's permission_denials listed the call
+	CallPrompt CallKind = "prompt" // a PermissionRequest hook ran for the call (hook log)
+	CallHook   CallKind = "hook"   // another hook ran at the call (hook log): the call was made
+)
+
+// CallEvent is one step of a session's tool calls. Its byte slices are the receiver's to keep.
+type CallEvent struct {
+	Kind    CallKind
+	Source  findings.Source
+	Time    string
+	Session string
+	Cwd     string // the agent's working folder, when the record says
+	Message string // CallUse: the id of the assistant message (one model turn) that holds it
+	ID      string // the runtime's tool_use_id ("" when the record names none)
+	Tool    string
+	Input   []byte // tool input JSON (CallUse, CallDenied, CallPrompt), when small enough to keep
+	IsError bool   // CallResult: the result is an error
+	Text    string // CallResult: the error text
+}
+
+// useCalls reads the tool_use blocks of an assistant message into the call table and reports
+// each to opts.Calls; it returns how many there were.
+func (s *hookState) useCalls(message []byte, line int) int {
+	msgID := ""
+	if s.opts.Calls != nil {
+		msgID = rawStr(members(message, "id")[0])
+	}
+	return toolUses(message, func(id, name string, input []byte) {
+		s.calls.add(id, name, input)
+		if s.opts.Calls != nil {
+			s.opts.Calls(CallEvent{Kind: CallUse, Source: s.src(line), Time: s.time, Session: s.session, Cwd: s.cwd,
+				Message: msgID, ID: id, Tool: name, Input: keepInput(input)})
+		}
+	})
+}
+
+// noteResult reports a tool_result to opts.Calls.
+func (s *hookState) noteResult(r toolResult, line int) {
+	if s.opts.Calls == nil {
+		return
+	}
+	c := s.calls.get(r.ID)
+	tool := ""
+	if c != nil {
+		tool = c.Name
+	}
+	s.opts.Calls(CallEvent{Kind: CallResult, Source: s.src(line), Time: s.time, Session: s.session,
+		ID: r.ID, Tool: tool, IsError: r.IsError, Text: r.Text})
+}
+
+// noteDenials reports the permission_denials of a stream-json result message to opts.Calls.
+func (s *hookState) noteDenials(d []byte, line int) {
+	if s.opts.Calls == nil {
+		return
+	}
+	arrayElements(members(d, "permission_denials")[0], func(el []byte) bool {
+		m := members(el, "tool_name", "tool_use_id", "tool_input")
+		s.opts.Calls(CallEvent{Kind: CallDenied, Source: s.src(line), Time: s.time, Session: s.session,
+			ID: rawStr(m[1]), Tool: rawStr(m[0]), Input: keepInput(m[2])})
+		return true
+	})
+}
+
+// noteHookCall reports a hook-log record at a tool call to opts.Calls: a PermissionRequest hook
+// as a prompt (its input names no tool_use_id), any other as the call it ran at.
+func noteHookCall(opts Options, ev hookEvent) {
+	if opts.Calls == nil || ev.Call.Tool == "" {
+		return
+	}
+	kind := CallHook
+	if ev.Call.Event == "PermissionRequest" {
+		kind = CallPrompt
+	}
+	opts.Calls(CallEvent{Kind: kind, Source: ev.Source, Time: ev.Time, Session: ev.Call.SessionID,
+		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input)})
+}
+
+// keepInput copies a tool input for the receiver, or nil when it is too big to keep.
+func keepInput(b []byte) []byte {
+	if len(b) == 0 || len(b) > maxCallInput || string(b) == "null" {
+		return nil
+	}
+	return bytes.Clone(b)
+}
