@@ -94,7 +94,7 @@ func readOnly(prefix, words []string) bool {
 }
 
 // absPath finds absolute paths and home-relative paths in a command's text.
-var absPath = regexp.MustCompile(`(^|[\s'"=:(,])((?:~|/)[^\s'"(),;|&<>]*)`)
+var absPath = regexp.MustCompile(`(^|[\s\v\x{85}\pZ'"=:(,\x60{}\[\]<>|;&])((?:~|/)[^\s\v\x{85}\pZ'"(),;|&<>\x60{}]*)`)
 
 // Scrub rewrites the paths in a command's text so that none leaves the repository unmasked: a
 // path inside it becomes "<repo>/rel", any other "<outside>".
@@ -102,7 +102,7 @@ func Scrub(text, cwd string, paths Paths) string {
 	return absPath.ReplaceAllStringFunc(text, func(m string) string {
 		sub := absPath.FindStringSubmatch(m)
 		lead, p := sub[1], sub[2]
-		if strings.HasPrefix(p, "//") {
+		if lead == ":" && strings.HasPrefix(p, "//") { // a URL
 			return m
 		}
 		if rel, ok := paths.Path(p, cwd); ok && !strings.HasPrefix(p, "~") {

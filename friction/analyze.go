@@ -59,7 +59,7 @@ func Analyze(calls []*Call, unmatched int, opts Options) Report {
 		}
 		g := groups[c.Tool+"\x00"+c.pattern]
 		if g == nil {
-			g = &group{p: Pattern{Pattern: c.pattern, Tool: c.Tool, Examples: []Example{}}, corrections: map[[2]string]bool{}, order: len(groups)}
+			g = &group{p: Pattern{Pattern: c.pattern, Tool: ToolName(c.Tool), Examples: []Example{}}, corrections: map[[2]string]bool{}, order: len(groups)}
 			groups[c.Tool+"\x00"+c.pattern] = g
 		}
 		g.add(c, opts)

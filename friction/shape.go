@@ -44,6 +44,7 @@ var (
 	subcommandWord = regexp.MustCompile(`^[a-z][a-z-]{0,30}$`)
 	flagWord       = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]{0,40}$`)
 	plainName      = regexp.MustCompile(`^[A-Za-z0-9_.+-]{1,40}$`)
+	mcpName        = regexp.MustCompile(`^mcp__[A-Za-z0-9_-]{1,100}$`)
 	plainExt       = regexp.MustCompile(`^\.[A-Za-z0-9_]{1,10}$`)
 )
 
@@ -61,11 +62,21 @@ func Shape(tool string, input []byte, cwd string, paths Paths) (string, []string
 	if cmd, ok := in["command"]; ok && cmd != "" {
 		return commandShape(cmd, cwd, paths)
 	}
+	name := ToolName(tool)
 	if field, ok := fileTools[tool]; ok {
 		p := in[field]
-		return tool + " " + fileShape(p, cwd, paths), []string{tool, p}
+		return name + " " + fileShape(p, cwd, paths), []string{tool, p}
 	}
-	return tool, []string{tool}
+	return name, []string{tool}
+}
+
+// ToolName is a tool's name as a pattern shows it: as it is when it is a plain name (Bash,
+// mcp__github__get_issue), else "<tool>".
+func ToolName(tool string) string {
+	if plainName.MatchString(tool) || mcpName.MatchString(tool) {
+		return tool
+	}
+	return "<tool>"
 }
 
 // decodeInput reads the string members of a tool input; anything else is left out.
@@ -95,8 +106,11 @@ func fileShape(p, cwd string, paths Paths) string {
 		return phOutside + "/*" + ext
 	}
 	dir := path.Dir(rel)
-	if dir == "." || dir == "" {
+	switch {
+	case dir == "." || dir == "":
 		return "*" + ext
+	case !plainPath(dir):
+		return phPath + "/*" + ext
 	}
 	return dir + "/*" + ext
 }
@@ -209,10 +223,22 @@ func programShape(w, cwd string, paths Paths) string {
 	switch {
 	case !ok:
 		return phOutside + "/" + safeBase(w)
+	case !plainPath(rel):
+		return phPath
 	case strings.HasPrefix(w, "/"):
 		return "<repo>/" + rel
 	}
 	return rel
+}
+
+// plainPath reports whether every element of a relative path is a plain file name.
+func plainPath(rel string) bool {
+	for _, e := range strings.Split(rel, "/") {
+		if !plainName.MatchString(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // safeBase is a path's last element when it is a plain file name, else <path>.
