@@ -180,15 +180,22 @@ func callText(c *shaped) string {
 }
 
 // sameIntent reports whether two calls' words ask for the same thing: the same words, the same
-// arguments to another program (python → python3), or the same program with most arguments kept.
+// arguments to another program (python → python3), the same command behind a wrapper (npx tsc),
+// or the same program with most arguments kept.
 func sameIntent(a, b []string) bool {
 	if len(a) == 0 || len(b) == 0 {
 		return false
 	}
-	if slices.Equal(a, b) || len(a) > 1 && slices.Equal(a[1:], b[1:]) {
+	if slices.Equal(a, b) || len(a) > 1 && slices.Equal(a[1:], b[1:]) || wrapped(a, b) || wrapped(b, a) {
 		return true
 	}
 	return a[0] == b[0] && len(a) > 1 && len(b) > 1 && jaccard(a[1:], b[1:]) >= 0.5
+}
+
+// wrapped reports whether b is a (of two words or more) behind one or two wrapper words.
+func wrapped(a, b []string) bool {
+	n := len(b) - len(a)
+	return len(a) >= 2 && n >= 1 && n <= 2 && slices.Equal(b[n:], a)
 }
 
 // jaccard is the share of distinct words two lists have in common.
