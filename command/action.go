@@ -17,6 +17,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/summary"
@@ -226,6 +227,7 @@ type actionState struct {
 	onChange  func(*findings.Finding) bool // the diff filter; nil when no diff applies
 	filter    string                       // one line on what the diff filter hid
 	up        uploadResult
+	calls     *friction.Timeline // the tool calls read, for the summary's Friction section
 }
 
 // actionStep is one step of the action; an error ends the run with it.
@@ -289,11 +291,12 @@ func runAction(ctx context.Context, env *Env) error {
 func stepCollect(ctx context.Context, s *actionState) error {
 	in, env := s.in, s.env
 	in.Paths = dropMissingDefault(s.workspace, in.Paths, in.Judgments)
+	s.calls = friction.NewTimeline()
 	res, err := collect.Run(ctx, collect.Config{
 		Paths: in.Paths, Judgments: in.Judgments, Format: in.Format, Root: in.Root, Category: in.Category,
 		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn, Levels: in.Levels, Matrix: in.Matrix,
 		Dir: s.workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
-		Diff: s.diff.d, SessionAnchor: in.SessionAnchor,
+		Diff: s.diff.d, SessionAnchor: in.SessionAnchor, Calls: s.calls.Add,
 	})
 	if err != nil {
 		s.gha.Errorf("%s", err.Error())
@@ -354,12 +357,15 @@ func stepSummary(_ context.Context, s *actionState) error {
 		return nil
 	}
 	res := s.res
+	section := frictionSection(s.calls, res.Set.Findings, res.Root, s.env)
 	md := summary.Render(summary.Input{
 		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
 		Missing: append(append([]string(nil), res.Missing...), res.Files.Unreadable...),
 		Failed:  outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
+		Limit: summary.Limit - len(section) - 2, // room for the Friction section
 	})
+	md = summary.AddSection(md, section, summary.Limit)
 	if err := ghenv.AppendFile(p, md); err != nil {
 		s.gha.Warningf("%s", "job summary: "+err.Error())
 	}

@@ -10,9 +10,11 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/redact"
+	"github.com/agc-sarif/agc-sarif/summary"
 )
 
 func frictionCommand(env *Env) *cli.Command {
@@ -103,4 +105,18 @@ func writeFriction(out string, env *Env, format string, rep friction.Report) err
 	}
 	_, err := io.WriteString(w, friction.Markdown(rep, 0))
 	return err
+}
+
+// frictionSection is the job summary's Friction section for the calls the action read, within
+// summary.FrictionShare; "" when the inputs held no tool calls.
+func frictionSection(tl *friction.Timeline, fs []findings.Finding, root string, env *Env) string {
+	anc, err := anchor.New(anchor.Options{Root: root, ProjectDirs: projectDirsOf(env)})
+	if err != nil {
+		return ""
+	}
+	rep := tl.Report(fs, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	if rep.Calls == 0 {
+		return ""
+	}
+	return friction.Markdown(rep, summary.FrictionShare)
 }

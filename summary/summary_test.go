@@ -285,3 +285,26 @@ func TestSessionEventPhrases(t *testing.T) {
 		}
 	}
 }
+
+func TestAddSection(t *testing.T) {
+	md := Render(sample())
+	section := "## Friction\n\n| a | b |\n"
+	got := AddSection(md, section, 0)
+	if !strings.HasPrefix(got, md) || !strings.HasSuffix(got, "\n\n"+section) && !strings.HasSuffix(got, "\n"+section) {
+		t.Errorf("section not appended after the summary:\n%s", got)
+	}
+	if AddSection(md, "", 0) != md {
+		t.Error("an empty section changed the summary")
+	}
+	small := AddSection(md, strings.Repeat("x", 5000), len(md)+200)
+	if len(small) > len(md)+200 || !strings.Contains(small, "left out") {
+		t.Errorf("a section past the limit: %d bytes, limit %d", len(small), len(md)+200)
+	}
+	if got := AddSection(md, section, len(md)+5); got != md {
+		t.Errorf("no room even for the note: want the summary unchanged, got %d bytes", len(got))
+	}
+	full := Render(Input{Findings: sample().Findings, Limit: Limit - FrictionShare})
+	if len(AddSection(full, strings.Repeat("y", FrictionShare-4), Limit)) > Limit {
+		t.Error("summary and section together past Limit")
+	}
+}
