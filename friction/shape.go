@@ -130,6 +130,11 @@ func commandWords(cmd string) ([]string, bool) {
 	if len(cmd) > maxCommand {
 		cmd = cmd[:maxCommand]
 	}
+	if deeplyNested(cmd) {
+		// The parser's time grows with the square of the nesting (0.8 s for 4 KiB of "$(("):
+		// such a command is split on spaces instead.
+		return strings.Fields(cmd), false
+	}
 	f, err := syntax.NewParser(syntax.KeepComments(false)).Parse(strings.NewReader(cmd), "")
 	if err != nil || len(f.Stmts) == 0 {
 		return strings.Fields(cmd), false
@@ -150,6 +155,21 @@ func commandWords(cmd string) ([]string, bool) {
 		return true
 	})
 	return words, calls > 1 || len(f.Stmts) > 1
+}
+
+// maxNesting bounds the brackets, braces and backquotes of a command handed to the parser.
+const maxNesting = 64
+
+// deeplyNested reports whether a command holds more than maxNesting openings.
+func deeplyNested(cmd string) bool {
+	n := 0
+	for i := 0; i < len(cmd); i++ {
+		switch cmd[i] {
+		case '(', '{', '[', '`':
+			n++
+		}
+	}
+	return n > maxNesting
 }
 
 // wordText is a word's text when it is plain or simply quoted, else <expr>.

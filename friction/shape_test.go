@@ -174,3 +174,15 @@ func quote(s string) string {
 	}
 	return string(append(b, '"'))
 }
+
+// TestShapeNestingBounded: a deeply nested command is not handed to the shell parser (whose time
+// grows with the square of the nesting); its shape comes from its words.
+func TestShapeNestingBounded(t *testing.T) {
+	cmd := "echo " + strings.Repeat("$((", 1300)
+	if !deeplyNested(cmd) || deeplyNested("a $(b) ${c} [d] `e`") {
+		t.Error("deeplyNested misjudges")
+	}
+	if got, _ := Shape("Bash", []byte(`{"command":`+quote(cmd)+`}`), "/repo", testPaths{}); got != "echo <value>" {
+		t.Errorf("shape %q", got)
+	}
+}

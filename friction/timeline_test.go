@@ -98,3 +98,21 @@ func TestMarkdownHostile(t *testing.T) {
 		t.Errorf("the row was split or merged:\n%s", md)
 	}
 }
+
+func TestMarkdownCap(t *testing.T) {
+	var rep Report
+	long := strings.Repeat("<&|@", 200)
+	for i := 0; i < 3000; i++ {
+		rep.Patterns = append(rep.Patterns, Pattern{Pattern: long, Tool: "Bash", Count: 2, Suggest: SuggestSteer,
+			Examples: []Example{{Source: long, Line: i, Command: long}}})
+		rep.Once = append(rep.Once, Pattern{Pattern: long, Tool: "Bash", Count: 1, Suggest: SuggestNone})
+	}
+	const limit = 64 << 10
+	md := Markdown(rep, limit)
+	if len(md) > limit || !strings.Contains(md, "patterns are left out") {
+		t.Errorf("Markdown of %d bytes for a limit of %d, or no note of what was left out", len(md), limit)
+	}
+	if len(Markdown(rep, 0)) <= limit {
+		t.Error("without a limit every row should be there")
+	}
+}
