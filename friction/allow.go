@@ -93,21 +93,41 @@ func readOnly(prefix, words []string) bool {
 	return false
 }
 
-// absPath finds absolute paths and home-relative paths in a command's text.
-var absPath = regexp.MustCompile(`(^|[\s\v\x{85}\pZ'"=:(,\x60{}\[\]<>|;&])((?:~|/)[^\s\v\x{85}\pZ'"(),;|&<>\x60{}]*)`)
+// pathWord finds the words of a command's text that may be paths, each after the character
+// that starts it.
+var pathWord = regexp.MustCompile(`(^|[\s\v\x{85}\pZ'"=:(,\x60{}\[\]<>|;&])([^\s\v\x{85}\pZ'"(),;|&<>\x60{}=:]+)`)
 
-// Scrub rewrites the paths in a command's text so that none leaves the repository unmasked: a
-// path inside it becomes "<repo>/rel", any other "<outside>".
+// Scrub rewrites the paths in a command's text so that none leaves the repository unmasked: an
+// absolute path inside it becomes "<repo>/rel", a relative one that climbs out ("../…") or any
+// other absolute or home path "<outside>".
 func Scrub(text, cwd string, paths Paths) string {
-	return absPath.ReplaceAllStringFunc(text, func(m string) string {
-		sub := absPath.FindStringSubmatch(m)
-		lead, p := sub[1], sub[2]
-		if lead == ":" && strings.HasPrefix(p, "//") { // a URL
-			return m
-		}
-		if rel, ok := paths.Path(p, cwd); ok && !strings.HasPrefix(p, "~") {
-			return lead + "<repo>/" + rel
-		}
-		return lead + phOutside
-	})
+	var b strings.Builder
+	last := 0
+	for _, m := range pathWord.FindAllStringSubmatchIndex(text, -1) {
+		lead, p := text[m[2]:m[3]], text[m[4]:m[5]]
+		b.WriteString(text[last:m[4]])
+		b.WriteString(scrubWord(lead, p, cwd, paths))
+		last = m[5]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// scrubWord is one word of Scrub, after lead.
+func scrubWord(lead, p, cwd string, paths Paths) string {
+	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~")
+	switch {
+	case !abs && !strings.Contains(p, ".."):
+		return p
+	case lead == ":" && strings.HasPrefix(p, "//"): // a URL
+		return p
+	}
+	rel, ok := paths.Path(p, cwd)
+	switch {
+	case ok && !abs:
+		return p // relative, and it stays inside
+	case ok && !strings.HasPrefix(p, "~"):
+		return "<repo>/" + rel
+	}
+	return phOutside
 }

@@ -39,9 +39,9 @@ type Pattern struct {
 	Retries  int       `json:"retries"` // calls the agent made after a refusal until one of the same intent went through
 	Turns    int       `json:"turns"`   // model turns those retries took
 	Suggest  string    `json:"suggest"`
-	Before   string    `json:"before,omitempty"` // the part of the command the agent's correction replaced
-	After    string    `json:"after,omitempty"`  // what it replaced it with (a rewrite runs this)
-	Allow    string    `json:"allow,omitempty"`  // the permissions.allow entry for .claude/settings.json
+	Before   string    `json:"before"` // the part of the command the agent's correction replaced
+	After    string    `json:"after"` // what it replaced it with (a rewrite runs this)
+	Allow    string    `json:"allow"` // the permissions.allow entry for .claude/settings.json
 	Examples []Example `json:"examples"`
 }
 

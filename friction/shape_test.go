@@ -107,6 +107,7 @@ func TestScrub(t *testing.T) {
 		{"cat /etc/shadow ~/.ssh/id_rsa", "cat <outside> <outside>"},
 		{"curl https://example.com/a/b", "curl https://example.com/a/b"},
 		{"cp --from=/srv/x.txt y", "cp --from=<outside> y"},
+		{"cat ../../etc/passwd src/../a src/../../../etc/x", "cat <outside> src/../a <outside>"},
 	}
 	for _, tt := range tests {
 		if got := Scrub(tt.in, "/repo", testPaths{}); got != tt.want {
