@@ -40,8 +40,8 @@ type Pattern struct {
 	Turns    int       `json:"turns"`   // model turns those retries took
 	Suggest  string    `json:"suggest"`
 	Before   string    `json:"before"` // the part of the command the agent's correction replaced
-	After    string    `json:"after"` // what it replaced it with (a rewrite runs this)
-	Allow    string    `json:"allow"` // the permissions.allow entry for .claude/settings.json
+	After    string    `json:"after"`  // what it replaced it with (a rewrite runs this)
+	Allow    string    `json:"allow"`  // the permissions.allow entry for .claude/settings.json
 	Examples []Example `json:"examples"`
 }
 
