@@ -50,7 +50,7 @@ func runFriction(c *cli.Context, env *Env) error {
 	}
 	tl := friction.NewTimeline()
 	rd, err := collect.Read(c.Context, collect.Config{Paths: c.Args().Slice(), Format: in, Root: c.String("root"),
-		IncludeUnstructured: true, MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}, tl.Add)
+		IncludeUnstructured: true, Redact: c.Bool("redact"), MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}, tl.Add)
 	if err != nil {
 		return exit(ExitUsage, err)
 	}

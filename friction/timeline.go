@@ -187,6 +187,9 @@ func (t *Timeline) applyFinding(f *findings.Finding) bool {
 	if c == nil {
 		return false
 	}
+	if c.Tool == "" {
+		c.Tool = f.Call.Tool
+	}
 	if f.RuleID == "agc/hook-failed-open" {
 		c.Rungs |= FailedOpen
 		return true
