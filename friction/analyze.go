@@ -134,8 +134,10 @@ func (g *group) retry(sh []shaped, i int, opts Options) {
 		g.p.Retries += k
 		g.p.Turns += max(n.Turn-c.Turn, 0)
 		if !n.Refused && c.Has(Block) {
-			before, after := correction(c.words, n.words)
-			g.corrections[[2]string{Scrub(before, c.Cwd, opts.Paths), Scrub(after, n.Cwd, opts.Paths)}] = true
+			// The correction is taken from the redacted, scrubbed commands: a secret is
+			// recognised in its whole command, not in the few words that changed.
+			before, after := correction(safeWords(&c, opts), safeWords(&n, opts))
+			g.corrections[[2]string{before, after}] = true
 		}
 		return
 	}
@@ -151,7 +153,7 @@ func (g *group) finish(opts Options) Pattern {
 	case r.Block > 0 && len(g.corrections) == 1:
 		p.Suggest = SuggestRewrite
 		for c := range g.corrections {
-			p.Before, p.After = opts.Redactor.String(c[0]), opts.Redactor.String(c[1])
+			p.Before, p.After = c[0], c[1]
 		}
 	case r.Block > 0 && len(g.corrections) > 1:
 		p.Suggest = SuggestSteer
@@ -165,6 +167,12 @@ func (g *group) finish(opts Options) Pattern {
 	}
 	p.Pattern = opts.Redactor.String(p.Pattern)
 	return p
+}
+
+// safeWords are the words of what a call ran, redacted and with its paths scrubbed.
+func safeWords(c *shaped, opts Options) []string {
+	w, _ := commandWords(opts.Redactor.String(Scrub(callText(c), c.Cwd, opts.Paths)))
+	return w
 }
 
 // callText is what a call ran: its command, or its tool and file.

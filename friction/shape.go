@@ -42,10 +42,15 @@ var subcommandTools = map[string]bool{
 
 var (
 	subcommandWord = regexp.MustCompile(`^[a-z][a-z-]{0,30}$`)
-	flagWord       = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]{0,40}$`)
-	plainName      = regexp.MustCompile(`^[A-Za-z0-9_.+-]{1,40}$`)
-	mcpName        = regexp.MustCompile(`^mcp__[A-Za-z0-9_-]{1,100}$`)
-	plainExt       = regexp.MustCompile(`^\.[A-Za-z0-9_]{1,10}$`)
+	// A flag keeps its name in a pattern only when the name cannot hold a value: long flags in
+	// lower case, short flags of up to three letters, and find's word options. "-pS3cret"
+	// (mysql's password) becomes "-p<value>".
+	longFlag  = regexp.MustCompile(`^--[a-z][a-z0-9-]{0,39}$`)
+	shortFlag = regexp.MustCompile(`^-[A-Za-z0-9]{1,3}$`)
+	shortJoin = regexp.MustCompile(`^-[A-Za-z]`)
+	plainName = regexp.MustCompile(`^[A-Za-z0-9_.+-]{1,40}$`)
+	mcpName   = regexp.MustCompile(`^mcp__[A-Za-z0-9_-]{1,100}$`)
+	plainExt  = regexp.MustCompile(`^\.[A-Za-z0-9_]{1,10}$`)
 )
 
 // fileTools name the input field that holds the file or folder a tool works on.
@@ -270,17 +275,30 @@ func safeBase(p string) string {
 	return phPath
 }
 
-// argShape abstracts one argument: flags stay (a flag's =value is abstracted), URLs, paths and
-// other values become placeholders.
+// wordOptions are find's options spelt as one word after one dash.
+var wordOptions = map[string]bool{"-name": true, "-iname": true, "-type": true, "-path": true,
+	"-delete": true, "-exec": true, "-execdir": true, "-ok": true, "-print": true, "-print0": true,
+	"-fprint": true, "-maxdepth": true, "-mindepth": true, "-mtime": true, "-newer": true,
+	"-size": true, "-not": true, "-and": true, "-or": true, "-prune": true}
+
+// isFlag reports whether a word is a flag name a pattern may show.
+func isFlag(w string) bool {
+	return longFlag.MatchString(w) || shortFlag.MatchString(w) || wordOptions[w]
+}
+
+// argShape abstracts one argument: flags stay (a flag's =value is abstracted, and so is a value
+// joined to a short flag), URLs, paths and other values become placeholders.
 func argShape(w string) string {
-	if name, _, ok := strings.Cut(w, "="); ok && flagWord.MatchString(name) {
+	if name, _, ok := strings.Cut(w, "="); ok && isFlag(name) {
 		return name + "=" + phValue
 	}
 	switch {
 	case w == phExpr:
 		return phExpr
-	case flagWord.MatchString(w):
+	case isFlag(w):
 		return w
+	case shortJoin.MatchString(w):
+		return w[:2] + phValue
 	case strings.Contains(w, "://"):
 		return phURL
 	case looksPath(w):

@@ -38,6 +38,8 @@ func TestShape(t *testing.T) {
 		{"Bash", `{"command":"FOO=1 go test ./... | tee out"}`, "go test <path> …"},
 		{"Bash", `{"command":"curl --header=Authorization https://x.example/a"}`, "curl --header=<value> <url>"},
 		{"Bash", `{"command":"echo \"$HOME\" 'a b'"}`, "echo <expr> <value>"},
+		{"Bash", `{"command":"mysql -u root -pzSE9tSM3gUrr6P -h db --Token=x --ZSE9tS"}`, "mysql -u <value> -p<value> -h <value>"},
+		{"Bash", `{"command":"find . -name x -delete"}`, "find <path> -name <value> -delete"},
 		{"Bash", `{"command":"if then ((("}`, "if <value>"},
 		{"Read", `{"file_path":"/repo/src/app.py"}`, "Read src/*.py"},
 		{"Write", `{"file_path":"/repo/README.md"}`, "Write *.md"},

@@ -1,12 +1,14 @@
 package friction
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 func use(file string, line int, msg, id, cmd string) inputs.CallEvent {
@@ -114,5 +116,19 @@ func TestMarkdownCap(t *testing.T) {
 	}
 	if len(Markdown(rep, 0)) <= limit {
 		t.Error("without a limit every row should be there")
+	}
+}
+
+// TestCorrectionRedacted: a secret that only its whole command shows (mysql's -p) is redacted in
+// the before and after of a correction, not only in the examples.
+func TestCorrectionRedacted(t *testing.T) {
+	tl := NewTimeline()
+	tl.Add(use("t", 1, "m1", "A", "mysqldump -u root -pzSE9tSM3gUrr6P shop"))
+	tl.Add(use("t", 2, "m2", "B", "mysql -u root -pzSE9tSM3gUrr6P shop"))
+	rep := tl.Report([]findings.Finding{verdict("A", "PreToolUse", gates.Block)},
+		Options{Paths: testPaths{}, Redactor: redact.New(redact.Options{})})
+	out, _ := json.Marshal(rep)
+	if strings.Contains(string(out), "zSE9tSM3gUrr6P") || len(rep.Once) != 1 || rep.Once[0].Suggest != SuggestRewrite {
+		t.Errorf("report %s", out)
 	}
 }
