@@ -11,6 +11,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/redact"
+	"github.com/agc-sarif/agc-sarif/summary"
 )
 
 // The replay of testdata/friction: the real Claude Code 2.1.332 with a guard that blocks python
@@ -181,8 +182,10 @@ func TestReplayMarkdown(t *testing.T) {
 	}
 	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
 	md := friction.Markdown(rep, 0)
-	for _, want := range []string{"## Friction", "| python &lt;path&gt; | Bash | 3 | block 3 | 3 | 3 | rewrite", "python → python3",
-		"allow Bash\\(gh pr view\\:\\*\\)", "**Seen once**", "rm \\-rf &lt;value&gt; (Bash): denied 1; guard rule"} {
+	// Expected texts go through the summary's own escaping, so that they follow it.
+	for _, want := range []string{"## Friction", "| " + summary.Cell("python <path>") + " | Bash | 3 | block 3 | 3 | 3 | rewrite",
+		"python → python3", "allow " + summary.Cell("Bash(gh pr view:*)"), "**Seen once**",
+		summary.Cell("rm -rf <value>") + " (Bash): denied 1; guard rule"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
