@@ -46,9 +46,6 @@ type Config struct {
 	// SessionAnchor is where events that touched no file go when there is a base: beside their
 	// session's edit ("edit", the default) or at the hook's settings line ("config").
 	SessionAnchor anchor.SessionMode
-	// Calls, when set, receives every reader's tool-call timeline (the friction ladder reads it);
-	// readers run in parallel, so it must be safe for concurrent use.
-	Calls func(inputs.CallEvent)
 }
 
 // Result is everything one collection produced.
@@ -108,7 +105,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String, Calls: cfg.Calls}
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
 	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs, prepare)
 	res.Warnings = folderWarnings(ex, res.Files.read)
 	if err := ctx.Err(); err != nil {

@@ -17,7 +17,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/summary"
@@ -227,7 +226,6 @@ type actionState struct {
 	onChange  func(*findings.Finding) bool // the diff filter; nil when no diff applies
 	filter    string                       // one line on what the diff filter hid
 	up        uploadResult
-	calls     *friction.Timeline // the tool calls read, for the summary's Friction section
 }
 
 // actionStep is one step of the action; an error ends the run with it.
@@ -291,12 +289,11 @@ func runAction(ctx context.Context, env *Env) error {
 func stepCollect(ctx context.Context, s *actionState) error {
 	in, env := s.in, s.env
 	in.Paths = dropMissingDefault(s.workspace, in.Paths, in.Judgments)
-	s.calls = friction.NewTimeline()
 	res, err := collect.Run(ctx, collect.Config{
 		Paths: in.Paths, Judgments: in.Judgments, Format: in.Format, Root: in.Root, Category: in.Category,
 		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn, Levels: in.Levels, Matrix: in.Matrix,
 		Dir: s.workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
-		Diff: s.diff.d, SessionAnchor: in.SessionAnchor, Calls: s.calls.Add,
+		Diff: s.diff.d, SessionAnchor: in.SessionAnchor,
 	})
 	if err != nil {
 		s.gha.Errorf("%s", err.Error())
@@ -351,13 +348,13 @@ func stepUpload(ctx context.Context, s *actionState) error {
 }
 
 // stepSummary appends the job summary.
-func stepSummary(_ context.Context, s *actionState) error {
+func stepSummary(ctx context.Context, s *actionState) error {
 	p := s.env.Getenv("GITHUB_STEP_SUMMARY")
 	if !s.in.Summary || p == "" {
 		return nil
 	}
 	res := s.res
-	section := frictionSection(s.calls, res.Set.Findings, res.Root, s.env)
+	section := frictionSection(ctx, s)
 	md := summary.Render(summary.Input{
 		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
 		Missing: append(append([]string(nil), res.Missing...), res.Files.Unreadable...),

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/collect"
-	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/redact"
@@ -107,14 +107,23 @@ func writeFriction(out string, env *Env, format string, rep friction.Report) err
 	return err
 }
 
-// frictionSection is the job summary's Friction section for the calls the action read, within
-// summary.FrictionShare; "" when the inputs held no tool calls.
-func frictionSection(tl *friction.Timeline, fs []findings.Finding, root string, env *Env) string {
-	anc, err := anchor.New(anchor.Options{Root: root, ProjectDirs: projectDirsOf(env)})
+// frictionSection is the job summary's Friction section, within summary.FrictionShare; "" when
+// the inputs held no tool calls or could not be read. collect merges repeated events as it reads,
+// and the ladder needs each event with its call, so the inputs are read a second time, one file
+// at a time, without anchoring.
+func frictionSection(ctx context.Context, s *actionState) string {
+	tl := friction.NewTimeline()
+	in := s.in
+	rd, err := collect.Read(ctx, collect.Config{Paths: dropMissingDefault(s.workspace, in.Paths, in.Judgments), Judgments: in.Judgments, Format: in.Format,
+		Root: s.res.Root, IncludeUnstructured: true, Redact: true, Dir: s.workspace, Getenv: s.env.Getenv}, tl.Add)
 	if err != nil {
 		return ""
 	}
-	rep := tl.Report(fs, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	anc, err := anchor.New(anchor.Options{Root: rd.Root, ProjectDirs: projectDirsOf(s.env)})
+	if err != nil {
+		return ""
+	}
+	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
 	if rep.Calls == 0 {
 		return ""
 	}
