@@ -14,6 +14,9 @@ type Binding interface {
 	Events() []string
 	// CheckHook checks one hook answer against the binding's rules (see CheckClaudeHook).
 	CheckHook(a HookAnswer) HookResult
+	// Checks are the ids of the hook checks CheckHook can report besides the generic ones (see
+	// GenericCheck); each is shown by the binding's testdata.
+	Checks() []string
 	// ToolCall reads what a call was about from its tool name and input; an empty tool reads
 	// any field that one of the runtime's tools uses.
 	ToolCall(tool string, input json.RawMessage) ToolCall
@@ -37,6 +40,7 @@ type ToolCall struct {
 // no runtime.
 var bindings = []Binding{
 	claudeCode{},
+	codexCLI{},
 }
 
 // Bindings returns the registered bindings, the default first.
@@ -96,3 +100,6 @@ func keepBreaches(bs []Breach, keep func(string) bool) []Breach {
 
 // notBlank reports whether s holds more than white space.
 func notBlank(s string) bool { return strings.TrimSpace(s) != "" }
+
+// Checks: a runtime without a binding is held only to the generic checks.
+func (unbound) Checks() []string { return []string{CheckHookFailedOpen} }

@@ -44,6 +44,8 @@ const (
 	CheckEventMismatch       = "agc/hook-event-mismatch"
 	CheckHookFailedOpen      = "agc/hook-failed-open"
 	CheckAnswerHeavier       = "agc/hook-answer-heavier-than-verdict"
+	CheckCodexRepairNoAllow  = "agc/codex-repair-without-allow"
+	CheckCodexAnswerIgnored  = "agc/codex-answer-ignored"
 )
 
 var checks = []Check{
@@ -152,6 +154,16 @@ var checks = []Check{
 		Full:     "The hook's answer (exit 2, `deny`, `decision: \"block\"`, `updatedInput`, `updatedToolOutput`) did more than its AGC response's verdict: a `pass` or `steer` that blocked, or a `steer` that rewrote. Reports and orchestrators that read the verdict miss what the runtime enforced.",
 		Fix:      "Send the verdict that matches the answer: `block` with a deny or exit 2, `repaired` with `updatedInput` / `updatedToolOutput`.",
 		SpecNote: "DESIGN §1 ladder and §2 bindings: the verdict says what the gate did at the tool boundary."},
+	{ID: CheckCodexRepairNoAllow, Name: "CodexRepairWithoutAllow", Binding: "codex", Level: "error",
+		Short:    "A Codex CLI PreToolUse repair was sent without `permissionDecision: \"allow\"`.",
+		Full:     "Codex CLI applies `updatedInput` only together with `permissionDecision: \"allow\"` (the opposite of Claude Code); without it the rewrite is ignored and the original call runs.",
+		Fix:      "For Codex CLI send `hookSpecificOutput.permissionDecision: \"allow\"` with `updatedInput`.",
+		SpecNote: "DESIGN §2.1, Codex CLI: a repair must be sent with permissionDecision allow."},
+	{ID: CheckCodexAnswerIgnored, Name: "CodexAnswerIgnored", Binding: "codex", Level: "error",
+		Short:    "A Codex CLI hook answered with a field Codex ignores (`ask`, `continue: false`), so it failed open.",
+		Full:     "Codex CLI does not support `permissionDecision: \"ask\"` or `continue: false` in PreToolUse; it ignores the answer and runs the call unguarded.",
+		Fix:      "Send `permissionDecision: \"deny\"` with a reason to stop the call, or no decision to let it run.",
+		SpecNote: "DESIGN §2.1, Codex CLI: ask and continue:false are ignored (the call runs unguarded)."},
 }
 
 // Checks returns the contract checks, in the order the README lists them.

@@ -15,6 +15,12 @@ func (claudeCode) Events() []string { return []string{"PreToolUse", "PostToolUse
 
 func (claudeCode) CheckHook(a HookAnswer) HookResult { return CheckClaudeHook(a) }
 
+// Checks are the hook checks of DESIGN §2 for Claude Code.
+func (claudeCode) Checks() []string {
+	return []string{CheckRepairWithAllow, CheckRepairByExit2, CheckRepairNoInput, CheckRepairNoOutput, CheckBlockLetsThrough,
+		CheckPostBlockNoDecision, CheckPostNoAGC, CheckEventMismatch, CheckHookFailedOpen, CheckAnswerHeavier}
+}
+
 func (claudeCode) CallFields() []string { return []string{"command", "file_path", "notebook_path"} }
 
 func (claudeCode) EditTools() []string { return []string{"Edit", "Write", "MultiEdit"} }
