@@ -54,6 +54,11 @@ func (codexCLI) Checks() []string {
 func (codexCLI) CheckHook(a HookAnswer) HookResult {
 	res := CheckClaudeHook(a)
 	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) || codexKeeps[id] })
+	if a.Refused && !a.HasExit && anyVerdict(res.Responses, Repaired) {
+		// A refusal text alone cannot tell exit 2 (agc/repair-by-exit-2) from a deny (a block
+		// heavier than the repaired verdict); the recorder's log of the event says which.
+		res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return id != CheckAnswerHeavier })
+	}
 	v := view(a)
 	if v.failed != "" || v.out == nil || a.Event != "PreToolUse" {
 		return res
@@ -73,6 +78,10 @@ func (codexCLI) CheckHook(a HookAnswer) HookResult {
 		ignored = "permissionDecision \"ask\""
 	case v.out.Continue != nil && !*v.out.Continue:
 		ignored = "continue: false"
+		if v.decision != "deny" && v.decision != "block" && !v.exit2 {
+			// Read as Claude Code's, continue:false blocked; here nothing did.
+			res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return id != CheckAnswerHeavier })
+		}
 	}
 	if ignored != "" {
 		res.Decision = ""
@@ -90,4 +99,14 @@ func CodexHookTool(name string) string {
 		return "Bash"
 	}
 	return name
+}
+
+// anyVerdict reports whether one of the responses has verdict v.
+func anyVerdict(rs []*Response, v Verdict) bool {
+	for _, r := range rs {
+		if r.Verdict == v {
+			return true
+		}
+	}
+	return false
 }
