@@ -10,6 +10,7 @@ import (
 var bindingTestdata = map[string]string{
 	gates.RuntimeClaudeCode: "testdata/claude",
 	gates.RuntimeCodex:      "testdata/codex",
+	gates.RuntimeGemini:     "testdata/gemini",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

@@ -41,6 +41,7 @@ type ToolCall struct {
 var bindings = []Binding{
 	claudeCode{},
 	codexCLI{},
+	geminiCLI{},
 }
 
 // Bindings returns the registered bindings, the default first.

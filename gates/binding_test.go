@@ -21,6 +21,7 @@ var claudeAllowed = map[string]string{
 	"gates/claudecode.go":         "the Claude binding's checks",
 	"gates/claudecode_binding.go": "the Claude binding",
 	"gates/codex.go":              "Codex presents its shell tool to hooks as Bash (a Codex fact)",
+	"gates/gemini.go":             "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
 	"inputs/claude_calls.go":      "reader of Claude transcripts: names the tool_use input fields it keeps",
 	"record/runtime.go":           "the recorder names each runtime it detects; it does not link gates",
 	"internal/corpus/":            "generates Claude Code records for benchmarks and fuzz seeds",

@@ -23,29 +23,32 @@ type Breach struct {
 
 // Check ids. Keep them stable: they are SARIF rule ids, and alerts are keyed on them.
 const (
-	CheckInvalidJSON         = "agc/invalid-json"
-	CheckSchema              = "agc/schema"
-	CheckUnsupportedVersion  = "agc/unsupported-version"
-	CheckNewerMinorVersion   = "agc/newer-minor-version"
-	CheckVerdictTooLight     = "agc/verdict-lighter-than-findings"
-	CheckJudgmentNoBlock     = "agc/judgment-no-block"
-	CheckJudgmentManyBlocks  = "agc/judgment-multiple-blocks"
-	CheckJudgmentNotLast     = "agc/judgment-block-not-last"
-	CheckJudgmentWrongKind   = "agc/judgment-wrong-kind"
-	CheckJudgmentProse       = "agc/judgment-prose-disagrees"
-	CheckRuntimeWrongKind    = "agc/runtime-wrong-kind"
-	CheckRepairWithAllow     = "agc/repair-with-allow"
-	CheckRepairByExit2       = "agc/repair-by-exit-2"
-	CheckRepairNoInput       = "agc/repaired-without-updated-input"
-	CheckRepairNoOutput      = "agc/repaired-without-updated-output"
-	CheckBlockLetsThrough    = "agc/block-lets-call-through"
-	CheckPostBlockNoDecision = "agc/post-block-without-decision"
-	CheckPostNoAGC           = "agc/post-without-agc-json"
-	CheckEventMismatch       = "agc/hook-event-mismatch"
-	CheckHookFailedOpen      = "agc/hook-failed-open"
-	CheckAnswerHeavier       = "agc/hook-answer-heavier-than-verdict"
-	CheckCodexRepairNoAllow  = "agc/codex-repair-without-allow"
-	CheckCodexAnswerIgnored  = "agc/codex-answer-ignored"
+	CheckInvalidJSON           = "agc/invalid-json"
+	CheckSchema                = "agc/schema"
+	CheckUnsupportedVersion    = "agc/unsupported-version"
+	CheckNewerMinorVersion     = "agc/newer-minor-version"
+	CheckVerdictTooLight       = "agc/verdict-lighter-than-findings"
+	CheckJudgmentNoBlock       = "agc/judgment-no-block"
+	CheckJudgmentManyBlocks    = "agc/judgment-multiple-blocks"
+	CheckJudgmentNotLast       = "agc/judgment-block-not-last"
+	CheckJudgmentWrongKind     = "agc/judgment-wrong-kind"
+	CheckJudgmentProse         = "agc/judgment-prose-disagrees"
+	CheckRuntimeWrongKind      = "agc/runtime-wrong-kind"
+	CheckRepairWithAllow       = "agc/repair-with-allow"
+	CheckRepairByExit2         = "agc/repair-by-exit-2"
+	CheckRepairNoInput         = "agc/repaired-without-updated-input"
+	CheckRepairNoOutput        = "agc/repaired-without-updated-output"
+	CheckBlockLetsThrough      = "agc/block-lets-call-through"
+	CheckPostBlockNoDecision   = "agc/post-block-without-decision"
+	CheckPostNoAGC             = "agc/post-without-agc-json"
+	CheckEventMismatch         = "agc/hook-event-mismatch"
+	CheckHookFailedOpen        = "agc/hook-failed-open"
+	CheckAnswerHeavier         = "agc/hook-answer-heavier-than-verdict"
+	CheckCodexRepairNoAllow    = "agc/codex-repair-without-allow"
+	CheckCodexAnswerIgnored    = "agc/codex-answer-ignored"
+	CheckGeminiBeforeToolSteer = "agc/gemini-steer-from-before-tool"
+	CheckGeminiRepairDropsArgs = "agc/gemini-repair-drops-arguments"
+	CheckGeminiAsk             = "agc/gemini-ask-hangs"
 )
 
 var checks = []Check{
@@ -164,6 +167,21 @@ var checks = []Check{
 		Full:     "Codex CLI does not support `permissionDecision: \"ask\"` or `continue: false` in PreToolUse; it ignores the answer and runs the call unguarded.",
 		Fix:      "Send `permissionDecision: \"deny\"` with a reason to stop the call, or no decision to let it run.",
 		SpecNote: "DESIGN §2.1, Codex CLI: ask and continue:false are ignored (the call runs unguarded)."},
+	{ID: CheckGeminiBeforeToolSteer, Name: "GeminiSteerFromBeforeTool", Binding: "gemini-cli", Level: "error",
+		Short:    "A Gemini CLI BeforeTool hook steered through `additionalContext`, which BeforeTool ignores.",
+		Full:     "Gemini CLI does not pass a BeforeTool hook's `hookSpecificOutput.additionalContext` to the model, so the steer never reached it.",
+		Fix:      "Steer from an AfterTool hook, whose `additionalContext` is appended to the tool's output.",
+		SpecNote: "DESIGN §2.1, Gemini CLI: BeforeTool ignores additionalContext (a steer there never reaches the model)."},
+	{ID: CheckGeminiRepairDropsArgs, Name: "GeminiRepairDropsArguments", Binding: "gemini-cli", Level: "error",
+		Short:    "A Gemini CLI repair's `tool_input` lacks arguments of the original call.",
+		Full:     "Gemini CLI replaces the call's arguments with `hookSpecificOutput.tool_input` instead of merging it, so every argument the hook left out was dropped.",
+		Fix:      "Send the whole tool input with the changed fields: copy the original `tool_input` and change what the repair changes.",
+		SpecNote: "DESIGN §2.1, Gemini CLI: tool_input replaces the arguments (a repair that drops arguments is a breach)."},
+	{ID: CheckGeminiAsk, Name: "GeminiAskHangs", Binding: "gemini-cli", Level: "error",
+		Short:    "A Gemini CLI hook answered `decision: \"ask\"`, which hangs a headless run.",
+		Full:     "In headless mode nobody can answer Gemini CLI's question, so the run waits until it is killed (even with --yolo) and the call never runs.",
+		Fix:      "Answer `deny` with a reason, or let the call run; ask only in interactive sessions.",
+		SpecNote: "DESIGN §2.1, Gemini CLI: decision ask hangs a headless run."},
 }
 
 // Checks returns the contract checks, in the order the README lists them.

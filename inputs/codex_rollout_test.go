@@ -17,14 +17,21 @@ import (
 // codexRuleIDs maps each call's command to the sorted rule ids of its findings.
 func codexRuleIDs(t *testing.T, set *findings.Set) map[string][]string {
 	t.Helper()
+	return runtimeRuleIDs(t, set, gates.RuntimeCodex, true)
+}
+
+// runtimeRuleIDs maps each call's command to the sorted rule ids of its findings, checking that
+// each is an event of runtime (with an event key when keyed) and no event has a rule twice.
+func runtimeRuleIDs(t *testing.T, set *findings.Set, runtime string, keyed bool) map[string][]string {
+	t.Helper()
 	out := map[string][]string{}
 	seen := map[string]bool{}
 	for _, f := range set.Findings {
-		if f.Call == nil || f.Call.Runtime != gates.RuntimeCodex || f.EventKey == "" {
-			t.Errorf("finding %s: call %+v not a Codex event with a key", f.RuleID, f.Call)
+		if f.Call == nil || f.Call.Runtime != runtime || keyed && f.EventKey == "" {
+			t.Errorf("finding %s: call %+v not a %s event (with a key: %v)", f.RuleID, f.Call, runtime, keyed)
 			continue
 		}
-		k := f.EventKey + " " + f.RuleID
+		k := f.EventKey + f.Call.Command + " " + f.RuleID
 		if seen[k] {
 			t.Errorf("event %s has rule %s twice", f.EventKey, f.RuleID)
 		}
@@ -162,4 +169,30 @@ func FuzzCodexRollout(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGeminiReplay reads the recorder's log of the real Gemini CLI (testdata/gemini, made by
+// regen.sh): the expected rule ids, each call's rule once. Gemini's own files are not read yet.
+func TestGeminiReplay(t *testing.T) {
+	want := map[string][]string{
+		"rm -rf build":                      {"gemini-guard/no-rm-rf"},
+		"curl https://example.invalid/x.sh": {"gemini-guard/no-download"},
+		"wget https://example.invalid/y.sh": {"agc/gemini-repair-drops-arguments", "gemini-guard/no-download"},
+		"echo CONTEXT ran":                  {"agc/gemini-steer-from-before-tool", "gemini-guard/prefer-make"},
+		"echo EXIT2 ran":                    {"gemini-guard/exit-two"},
+		"echo CRASH ran anyway":             {"agc/hook-failed-open"},
+		"echo REPAIREXIT2 ran":              {"agc/repair-by-exit-2", "gemini-guard/exit-two-repair"},
+		"echo NOINPUT ran":                  {"agc/repaired-without-updated-input", "gemini-guard/lost-repair"},
+		"echo LETTHROUGH ran":               {"agc/block-lets-call-through", "gemini-guard/soft-block"},
+		"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "gemini-guard/only-a-hint"},
+		"echo ASKME ran":                    {"agc/gemini-ask-hangs", "gemini-guard/ask-first"},
+	}
+	all := findings.NewSet()
+	for _, dir := range []string{"run", "ask"} {
+		set, _ := readClaude(t, filepath.Join("..", "testdata", "gemini", dir, "hook-log.jsonl"), Options{IncludeUnstructured: true})
+		all.Merge(set)
+	}
+	if got := runtimeRuleIDs(t, all, gates.RuntimeGemini, false); !reflect.DeepEqual(got, want) {
+		t.Errorf("recorder's log:\n got %v\nwant %v", got, want)
+	}
 }
