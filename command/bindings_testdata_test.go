@@ -11,6 +11,7 @@ var bindingTestdata = map[string]string{
 	gates.RuntimeClaudeCode: "testdata/claude",
 	gates.RuntimeCodex:      "testdata/codex",
 	gates.RuntimeGemini:     "testdata/gemini",
+	gates.RuntimeCopilot:    "testdata/copilot",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

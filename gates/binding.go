@@ -27,6 +27,15 @@ type Binding interface {
 	EditTools() []string
 	// ConfigFiles are the project files that configure the runtime's hooks, searched in order.
 	ConfigFiles() []string
+	// HookInput reads the call a hook's stdin names, when the runtime does not send Claude
+	// Code's snake_case fields (hook_event_name, tool_name, tool_input, …); false: it does.
+	HookInput(stdin []byte) (HookCall, bool)
+}
+
+// HookCall is the call a hook's stdin names.
+type HookCall struct {
+	Event, Tool, ToolUseID, SessionID, Cwd string
+	Input                                  json.RawMessage
 }
 
 // ToolCall is what a tool call was about, read from its input by its binding.
@@ -42,6 +51,7 @@ var bindings = []Binding{
 	claudeCode{},
 	codexCLI{},
 	geminiCLI{},
+	copilotCLI{},
 }
 
 // Bindings returns the registered bindings, the default first.

@@ -49,6 +49,9 @@ const (
 	CheckGeminiBeforeToolSteer = "agc/gemini-steer-from-before-tool"
 	CheckGeminiRepairDropsArgs = "agc/gemini-repair-drops-arguments"
 	CheckGeminiAsk             = "agc/gemini-ask-hangs"
+	CheckCopilotAnswerIgnored  = "agc/copilot-answer-ignored"
+	CheckCopilotExit2Reason    = "agc/copilot-exit-2-loses-reason"
+	CheckCopilotFailedClosed   = "agc/copilot-hook-failed-closed"
 )
 
 var checks = []Check{
@@ -182,6 +185,21 @@ var checks = []Check{
 		Full:     "In headless mode nobody can answer Gemini CLI's question, so the run waits until it is killed (even with --yolo) and the call never runs.",
 		Fix:      "Answer `deny` with a reason, or let the call run; ask only in interactive sessions.",
 		SpecNote: "DESIGN §2.1, Gemini CLI: decision ask hangs a headless run."},
+	{ID: CheckCopilotAnswerIgnored, Name: "CopilotAnswerIgnored", Binding: "copilot-cli", Level: "error",
+		Short:    "A Copilot CLI hook answered with Claude Code's `hookSpecificOutput`, which Copilot ignores.",
+		Full:     "Copilot CLI reads `permissionDecision`, `permissionDecisionReason`, `modifiedArgs` and `additionalContext` at the top level of the answer; a Claude-style `hookSpecificOutput` is ignored and the call runs unguarded.",
+		Fix:      "For Copilot CLI put the fields at the top level: `{\"permissionDecision\": \"deny\", \"permissionDecisionReason\": …}`.",
+		SpecNote: "DESIGN §2.1, GitHub Copilot CLI: camelCase, top-level fields."},
+	{ID: CheckCopilotExit2Reason, Name: "CopilotExit2LosesReason", Binding: "copilot-cli", Level: "warning",
+		Short:    "A Copilot CLI hook blocked by exit 2, whose stderr Copilot drops.",
+		Full:     "Copilot CLI blocks on exit 2 but tells the model only `hook exited with code 2`: the gate's reason and AGC response never reach it.",
+		Fix:      "Exit 0 with `permissionDecision: \"deny\"` and a `permissionDecisionReason` that starts `AGC block: <gate>/<rule>/<target> — `.",
+		SpecNote: "DESIGN §2.1, GitHub Copilot CLI: exit 2 blocks but loses stderr (breach: the reason never reaches the model)."},
+	{ID: CheckCopilotFailedClosed, Name: "CopilotHookFailedClosed", Binding: "copilot-cli", Level: "warning",
+		Short:    "A Copilot CLI hook crashed, and Copilot denied the call with `(hook errored)`.",
+		Full:     "Copilot CLI fails closed: a hook that exits with an error blocks the call, so the agent is stopped by a bug rather than a gate's decision, and is told nothing useful.",
+		Fix:      "Make the hook exit 0 on every path and answer with a decision; fix the crash named in its stderr.",
+		SpecNote: "DESIGN §2.1, GitHub Copilot CLI: a crash fails closed (deny (hook errored))."},
 }
 
 // Checks returns the contract checks, in the order the README lists them.

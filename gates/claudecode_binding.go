@@ -82,3 +82,6 @@ func claudeNewTexts(input []byte) []string {
 	}
 	return out
 }
+
+// HookInput: the stdin has the snake_case fields.
+func (claudeCode) HookInput([]byte) (HookCall, bool) { return HookCall{}, false }

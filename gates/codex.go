@@ -110,3 +110,6 @@ func anyVerdict(rs []*Response, v Verdict) bool {
 	}
 	return false
 }
+
+// HookInput: the stdin has the snake_case fields.
+func (codexCLI) HookInput([]byte) (HookCall, bool) { return HookCall{}, false }

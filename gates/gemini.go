@@ -167,3 +167,6 @@ func droppedArgs(before, after json.RawMessage) []string {
 	sort.Strings(lost)
 	return lost
 }
+
+// HookInput: the stdin has the snake_case fields.
+func (geminiCLI) HookInput([]byte) (HookCall, bool) { return HookCall{}, false }

@@ -335,9 +335,14 @@ type hookInput struct {
 // answer still counts.
 func readHookInput(raw []byte, b gates.Binding) hookInput {
 	var hi hookInput
-	m := members(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
-	hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
-	in := m[2]
+	var in []byte
+	if c, ok := b.HookInput(raw); ok {
+		hi.event, hi.tool, hi.id, hi.session, hi.cwd, in = c.Event, c.Tool, c.ToolUseID, c.SessionID, c.Cwd, c.Input
+	} else {
+		m := members(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
+		hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
+		in = m[2]
+	}
 	if len(in) == 0 || string(in) == "null" {
 		return hi
 	}
