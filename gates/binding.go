@@ -114,3 +114,15 @@ func notBlank(s string) bool { return strings.TrimSpace(s) != "" }
 
 // Checks: a runtime without a binding is held only to the generic checks.
 func (unbound) Checks() []string { return []string{CheckHookFailedOpen} }
+
+// restate rewrites the messages of breaches a binding borrowed from Claude Code's checks so that
+// they name its own runtime and event (Claude Code's event names become event).
+func restate(bs []Breach, runtime, claudeEvent, event string) {
+	for i := range bs {
+		m := strings.ReplaceAll(bs[i].Message, "Claude Code", runtime)
+		if event != "" && claudeEvent != event {
+			m = strings.ReplaceAll(m, claudeEvent, event)
+		}
+		bs[i].Message = m
+	}
+}

@@ -54,6 +54,7 @@ func (codexCLI) Checks() []string {
 func (codexCLI) CheckHook(a HookAnswer) HookResult {
 	res := CheckClaudeHook(a)
 	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) || codexKeeps[id] })
+	restate(res.Breaches, "Codex", "", "")
 	if a.Refused && !a.HasExit && anyVerdict(res.Responses, Repaired) {
 		// A refusal text alone cannot tell exit 2 (agc/repair-by-exit-2) from a deny (a block
 		// heavier than the repaired verdict); the recorder's log of the event says which.

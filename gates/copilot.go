@@ -84,6 +84,7 @@ func (copilotCLI) CheckHook(a HookAnswer) HookResult {
 	res := CheckClaudeHook(g)
 	failed := hasCheck(res.Breaches, CheckHookFailedOpen) && g.HasExit && g.ExitCode != 0
 	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) && !(failed && id == CheckHookFailedOpen) })
+	restate(res.Breaches, "Copilot CLI", g.Event, a.Event)
 	switch {
 	case failed:
 		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotFailedClosed,

@@ -66,10 +66,7 @@ func (geminiCLI) CheckHook(a HookAnswer) HookResult {
 	g, out := geminiAsClaude(a)
 	res := CheckClaudeHook(g)
 	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) || geminiKeeps[id] })
-	for i := range res.Breaches {
-		m := strings.ReplaceAll(res.Breaches[i].Message, "PreToolUse", a.Event)
-		res.Breaches[i].Message = strings.ReplaceAll(m, "Claude Code", "Gemini CLI")
-	}
+	restate(res.Breaches, "Gemini CLI", g.Event, a.Event)
 	if out == nil || a.Event != "BeforeTool" || view(g).failed != "" {
 		return res
 	}
