@@ -24,6 +24,7 @@ var claudeAllowed = map[string]string{
 	"gates/gemini.go":             "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
 	"inputs/claude_calls.go":      "reader of Claude transcripts: names the tool_use input fields it keeps",
 	"record/runtime.go":           "the recorder names each runtime it detects; it does not link gates",
+	"friction/":                   "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
 	"internal/corpus/":            "generates Claude Code records for benchmarks and fuzz seeds",
 	"internal/secrettest/":        "planted secrets in Claude-shaped tool inputs",
 }
