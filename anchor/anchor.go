@@ -8,7 +8,6 @@ package anchor
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // Options configure an Anchorer.
@@ -95,7 +95,7 @@ func New(opts Options) (*Anchorer, error) {
 		}
 	}
 	a.guess = uniqueLongestFirst(a.guess)
-	for _, rel := range settingsFiles {
+	for _, rel := range settingsFiles() {
 		// A settings file that is a link inside the repository is named by its target, the path
 		// code scanning shows; one that leads out of the repository is not read.
 		if r, ok := a.resolve(rel); ok {
@@ -107,7 +107,7 @@ func New(opts Options) (*Anchorer, error) {
 	if fb := strings.TrimSpace(opts.Fallback); fb != "" {
 		a.fallback = append(a.fallback, fb)
 	}
-	a.fallback = append(a.fallback, ".claude/settings.json")
+	a.fallback = append(a.fallback, gates.DefaultBinding().ConfigFiles()[0])
 	if wf := workflowFile(opts.Workflow); wf != "" {
 		a.fallback = append(a.fallback, wf)
 	}
@@ -261,7 +261,7 @@ func (a *Anchorer) inputPath(name string) string {
 func (a *Anchorer) touched(f findings.Finding, rel string, why []string) findings.Finding {
 	file := a.read(rel)
 	if file.hasText {
-		for _, s := range newTexts(f.Call.Input) {
+		for _, s := range newTexts(f.Call.Runtime, f.Call.Input) {
 			if start, end, ok := a.findIn(rel, file.text, s); ok {
 				loc := &findings.Location{Path: rel, StartLine: start}
 				if end > start {
@@ -278,7 +278,7 @@ func (a *Anchorer) touched(f findings.Finding, rel string, why []string) finding
 		}
 	}
 	reason := "the call's new text is not in the checked-out file"
-	if len(newTexts(f.Call.Input)) == 0 {
+	if len(newTexts(f.Call.Runtime, f.Call.Input)) == 0 {
 		reason = "the call wrote no text to find"
 	}
 	why = append(why, reason)
@@ -330,8 +330,8 @@ func refused(msg, what, p string) string {
 	return fmt.Sprintf("%s (%s %s is outside the repository)", strings.TrimRight(msg, " "), what, p)
 }
 
-// callFile is the file a tool call touched: Call.FilePath, else file_path or notebook_path of
-// its input.
+// callFile is the file a tool call touched: Call.FilePath, else what the call's runtime binding
+// reads from its input.
 func callFile(c *findings.Call) string {
 	if c.FilePath != "" {
 		return c.FilePath
@@ -339,48 +339,16 @@ func callFile(c *findings.Call) string {
 	if len(c.Input) == 0 {
 		return ""
 	}
-	var in struct {
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-	}
-	if json.Unmarshal(c.Input, &in) != nil {
-		return ""
-	}
-	if in.FilePath != "" {
-		return in.FilePath
-	}
-	return in.NotebookPath
+	return gates.BindingFor(c.Runtime).ToolCall("", c.Input).FilePath
 }
 
-// newTexts are the texts a call wrote, to be found in the file: Edit new_string, MultiEdit
-// edits[].new_string, Write content, NotebookEdit new_source.
-func newTexts(input []byte) []string {
+// newTexts are the texts a call of runtime wrote, to be found in the file, as its binding reads
+// them from the input.
+func newTexts(runtime string, input []byte) []string {
 	if len(input) == 0 {
 		return nil
 	}
-	var in struct {
-		NewString string `json:"new_string"`
-		Content   string `json:"content"`
-		NewSource string `json:"new_source"`
-		Edits     []struct {
-			NewString string `json:"new_string"`
-		} `json:"edits"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return nil
-	}
-	var out []string
-	for _, s := range []string{in.NewString, in.Content, in.NewSource} {
-		if strings.TrimSpace(s) != "" {
-			out = append(out, s)
-		}
-	}
-	for _, e := range in.Edits {
-		if strings.TrimSpace(e.NewString) != "" {
-			out = append(out, e.NewString)
-		}
-	}
-	return out
+	return gates.BindingFor(runtime).ToolCall("", input).NewTexts
 }
 
 // clamp keeps a location inside its file: lines between 1 and the file's length, an end line

@@ -119,7 +119,7 @@ func gapLines(dec *json.Decoder) int {
 // hook input, or a transcript or stream-json message with tool_use blocks of edits.
 // cwd is the working folder the file last named; a record that names one updates it.
 func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
-	if !bytes.Contains(b, []byte(`Edit"`)) && !bytes.Contains(b, []byte(`"Write"`)) {
+	if !namesEditTool(b) {
 		if len(b) <= maxCwdRecord && bytes.Contains(b, []byte(`"cwd"`)) {
 			var rec struct {
 				Cwd string `json:"cwd"`
@@ -155,7 +155,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 		ToolName  string          `json:"tool_name"`
 		ToolInput json.RawMessage `json:"tool_input"`
 	}
-	if len(rec.Input) > 0 && rec.Input[0] == '{' && json.Unmarshal(rec.Input, &in) == nil && editTools[in.ToolName] {
+	if len(rec.Input) > 0 && rec.Input[0] == '{' && json.Unmarshal(rec.Input, &in) == nil && isEditTool(in.ToolName) {
 		if a.AddEdit(Edit{Session: first(in.SessionID, session), Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.ToolInput}) {
 			n++
 		}
@@ -167,7 +167,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 	}
 	if len(rec.Message.Content) > 0 && rec.Message.Content[0] == '[' && json.Unmarshal(rec.Message.Content, &blocks) == nil {
 		for _, bl := range blocks {
-			if bl.Type == "tool_use" && editTools[bl.Name] &&
+			if bl.Type == "tool_use" && isEditTool(bl.Name) &&
 				a.AddEdit(Edit{Session: session, Source: src, Time: at, Cwd: *cwd, Input: bl.Input}) {
 				n++
 			}

@@ -1,12 +1,15 @@
 package anchor
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // SessionMode says where an event that touched no file is anchored when the change's diff is
@@ -33,8 +36,29 @@ func ParseSessionMode(s string) (SessionMode, error) {
 // MaxEdits bounds the edit positions kept over all sessions; later edits are counted, not kept.
 const MaxEdits = 1 << 17
 
-// editTools are the tools whose calls are edits: their file and new text say where they stand.
-var editTools = map[string]bool{"Edit": true, "Write": true, "MultiEdit": true}
+// isEditTool reports whether a tool's calls are edits, their file and new text saying where they
+// stand: an edit tool of any registered runtime binding.
+func isEditTool(name string) bool {
+	for _, b := range gates.Bindings() {
+		if slices.Contains(b.EditTools(), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesEditTool reports whether a record's text names an edit tool of any binding, as a JSON
+// string: a record that does not holds no edit.
+func namesEditTool(b []byte) bool {
+	for _, bd := range gates.Bindings() {
+		for _, t := range bd.EditTools() {
+			if bytes.Contains(b, []byte(`"`+t+`"`)) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // Edit is one edit call of a session as a scanner read it: what is needed to find where it now
 // stands. The Anchorer keeps only that place, never the text.
@@ -82,7 +106,7 @@ func (a *Anchorer) AddEdit(e Edit) bool {
 	if !file.hasText {
 		return false
 	}
-	for _, s := range newTexts(e.Input) {
+	for _, s := range newTexts("", e.Input) {
 		// No memo here: a memo keyed by text would keep the texts of a whole session.
 		start, end, ok := findText(file.text, s)
 		if !ok {

@@ -4,12 +4,20 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
 )
 
-// settingsFiles are the Claude Code project settings that configure hooks, in the order they
-// are searched.
-var settingsFiles = [...]string{".claude/settings.json", ".claude/settings.local.json"}
+// settingsFiles are the project files that configure hooks, in the order they are searched: each
+// registered runtime binding's, the default runtime's first. All are Claude-shaped ("hooks" →
+// event → matchers → "hooks" → "command").
+func settingsFiles() []string {
+	var out []string
+	for _, b := range gates.Bindings() {
+		out = append(out, b.ConfigFiles()...)
+	}
+	return out
+}
 
 // settings is one settings file: the line of its "hooks" key and of every hook command.
 type settings struct {

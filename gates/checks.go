@@ -23,27 +23,35 @@ type Breach struct {
 
 // Check ids. Keep them stable: they are SARIF rule ids, and alerts are keyed on them.
 const (
-	CheckInvalidJSON         = "agc/invalid-json"
-	CheckSchema              = "agc/schema"
-	CheckUnsupportedVersion  = "agc/unsupported-version"
-	CheckNewerMinorVersion   = "agc/newer-minor-version"
-	CheckVerdictTooLight     = "agc/verdict-lighter-than-findings"
-	CheckJudgmentNoBlock     = "agc/judgment-no-block"
-	CheckJudgmentManyBlocks  = "agc/judgment-multiple-blocks"
-	CheckJudgmentNotLast     = "agc/judgment-block-not-last"
-	CheckJudgmentWrongKind   = "agc/judgment-wrong-kind"
-	CheckJudgmentProse       = "agc/judgment-prose-disagrees"
-	CheckRuntimeWrongKind    = "agc/runtime-wrong-kind"
-	CheckRepairWithAllow     = "agc/repair-with-allow"
-	CheckRepairByExit2       = "agc/repair-by-exit-2"
-	CheckRepairNoInput       = "agc/repaired-without-updated-input"
-	CheckRepairNoOutput      = "agc/repaired-without-updated-output"
-	CheckBlockLetsThrough    = "agc/block-lets-call-through"
-	CheckPostBlockNoDecision = "agc/post-block-without-decision"
-	CheckPostNoAGC           = "agc/post-without-agc-json"
-	CheckEventMismatch       = "agc/hook-event-mismatch"
-	CheckHookFailedOpen      = "agc/hook-failed-open"
-	CheckAnswerHeavier       = "agc/hook-answer-heavier-than-verdict"
+	CheckInvalidJSON           = "agc/invalid-json"
+	CheckSchema                = "agc/schema"
+	CheckUnsupportedVersion    = "agc/unsupported-version"
+	CheckNewerMinorVersion     = "agc/newer-minor-version"
+	CheckVerdictTooLight       = "agc/verdict-lighter-than-findings"
+	CheckJudgmentNoBlock       = "agc/judgment-no-block"
+	CheckJudgmentManyBlocks    = "agc/judgment-multiple-blocks"
+	CheckJudgmentNotLast       = "agc/judgment-block-not-last"
+	CheckJudgmentWrongKind     = "agc/judgment-wrong-kind"
+	CheckJudgmentProse         = "agc/judgment-prose-disagrees"
+	CheckRuntimeWrongKind      = "agc/runtime-wrong-kind"
+	CheckRepairWithAllow       = "agc/repair-with-allow"
+	CheckRepairByExit2         = "agc/repair-by-exit-2"
+	CheckRepairNoInput         = "agc/repaired-without-updated-input"
+	CheckRepairNoOutput        = "agc/repaired-without-updated-output"
+	CheckBlockLetsThrough      = "agc/block-lets-call-through"
+	CheckPostBlockNoDecision   = "agc/post-block-without-decision"
+	CheckPostNoAGC             = "agc/post-without-agc-json"
+	CheckEventMismatch         = "agc/hook-event-mismatch"
+	CheckHookFailedOpen        = "agc/hook-failed-open"
+	CheckAnswerHeavier         = "agc/hook-answer-heavier-than-verdict"
+	CheckCodexRepairNoAllow    = "agc/codex-repair-without-allow"
+	CheckCodexAnswerIgnored    = "agc/codex-answer-ignored"
+	CheckGeminiBeforeToolSteer = "agc/gemini-steer-from-before-tool"
+	CheckGeminiRepairDropsArgs = "agc/gemini-repair-drops-arguments"
+	CheckGeminiAsk             = "agc/gemini-ask-hangs"
+	CheckCopilotAnswerIgnored  = "agc/copilot-answer-ignored"
+	CheckCopilotExit2Reason    = "agc/copilot-exit-2-loses-reason"
+	CheckCopilotFailedClosed   = "agc/copilot-hook-failed-closed"
 )
 
 var checks = []Check{
@@ -152,6 +160,46 @@ var checks = []Check{
 		Full:     "The hook's answer (exit 2, `deny`, `decision: \"block\"`, `updatedInput`, `updatedToolOutput`) did more than its AGC response's verdict: a `pass` or `steer` that blocked, or a `steer` that rewrote. Reports and orchestrators that read the verdict miss what the runtime enforced.",
 		Fix:      "Send the verdict that matches the answer: `block` with a deny or exit 2, `repaired` with `updatedInput` / `updatedToolOutput`.",
 		SpecNote: "DESIGN §1 ladder and §2 bindings: the verdict says what the gate did at the tool boundary."},
+	{ID: CheckCodexRepairNoAllow, Name: "CodexRepairWithoutAllow", Binding: "codex", Level: "error",
+		Short:    "A Codex CLI PreToolUse repair was sent without `permissionDecision: \"allow\"`.",
+		Full:     "Codex CLI applies `updatedInput` only together with `permissionDecision: \"allow\"` (the opposite of Claude Code); without it the rewrite is ignored and the original call runs.",
+		Fix:      "For Codex CLI send `hookSpecificOutput.permissionDecision: \"allow\"` with `updatedInput`.",
+		SpecNote: "DESIGN §2.1, Codex CLI: a repair must be sent with permissionDecision allow."},
+	{ID: CheckCodexAnswerIgnored, Name: "CodexAnswerIgnored", Binding: "codex", Level: "error",
+		Short:    "A Codex CLI hook answered with a field Codex ignores (`ask`, `continue: false`), so it failed open.",
+		Full:     "Codex CLI does not support `permissionDecision: \"ask\"` or `continue: false` in PreToolUse; it ignores the answer and runs the call unguarded.",
+		Fix:      "Send `permissionDecision: \"deny\"` with a reason to stop the call, or no decision to let it run.",
+		SpecNote: "DESIGN §2.1, Codex CLI: ask and continue:false are ignored (the call runs unguarded)."},
+	{ID: CheckGeminiBeforeToolSteer, Name: "GeminiSteerFromBeforeTool", Binding: "gemini-cli", Level: "error",
+		Short:    "A Gemini CLI BeforeTool hook steered through `additionalContext`, which BeforeTool ignores.",
+		Full:     "Gemini CLI does not pass a BeforeTool hook's `hookSpecificOutput.additionalContext` to the model, so the steer never reached it.",
+		Fix:      "Steer from an AfterTool hook, whose `additionalContext` is appended to the tool's output.",
+		SpecNote: "DESIGN §2.1, Gemini CLI: BeforeTool ignores additionalContext (a steer there never reaches the model)."},
+	{ID: CheckGeminiRepairDropsArgs, Name: "GeminiRepairDropsArguments", Binding: "gemini-cli", Level: "error",
+		Short:    "A Gemini CLI repair's `tool_input` lacks arguments of the original call.",
+		Full:     "Gemini CLI replaces the call's arguments with `hookSpecificOutput.tool_input` instead of merging it, so every argument the hook left out was dropped.",
+		Fix:      "Send the whole tool input with the changed fields: copy the original `tool_input` and change what the repair changes.",
+		SpecNote: "DESIGN §2.1, Gemini CLI: tool_input replaces the arguments (a repair that drops arguments is a breach)."},
+	{ID: CheckGeminiAsk, Name: "GeminiAskHangs", Binding: "gemini-cli", Level: "error",
+		Short:    "A Gemini CLI hook answered `decision: \"ask\"`, which hangs a headless run.",
+		Full:     "In headless mode nobody can answer Gemini CLI's question, so the run waits until it is killed (even with --yolo) and the call never runs.",
+		Fix:      "Answer `deny` with a reason, or let the call run; ask only in interactive sessions.",
+		SpecNote: "DESIGN §2.1, Gemini CLI: decision ask hangs a headless run."},
+	{ID: CheckCopilotAnswerIgnored, Name: "CopilotAnswerIgnored", Binding: "copilot-cli", Level: "error",
+		Short:    "A Copilot CLI hook answered with Claude Code's `hookSpecificOutput`, which Copilot ignores.",
+		Full:     "Copilot CLI reads `permissionDecision`, `permissionDecisionReason`, `modifiedArgs` and `additionalContext` at the top level of the answer; a Claude-style `hookSpecificOutput` is ignored and the call runs unguarded.",
+		Fix:      "For Copilot CLI put the fields at the top level: `{\"permissionDecision\": \"deny\", \"permissionDecisionReason\": …}`.",
+		SpecNote: "DESIGN §2.1, GitHub Copilot CLI: camelCase, top-level fields."},
+	{ID: CheckCopilotExit2Reason, Name: "CopilotExit2LosesReason", Binding: "copilot-cli", Level: "warning",
+		Short:    "A Copilot CLI hook blocked by exit 2, whose stderr Copilot drops.",
+		Full:     "Copilot CLI blocks on exit 2 but tells the model only `hook exited with code 2`: the gate's reason and AGC response never reach it.",
+		Fix:      "Exit 0 with `permissionDecision: \"deny\"` and a `permissionDecisionReason` that starts `AGC block: <gate>/<rule>/<target> — `.",
+		SpecNote: "DESIGN §2.1, GitHub Copilot CLI: exit 2 blocks but loses stderr (breach: the reason never reaches the model)."},
+	{ID: CheckCopilotFailedClosed, Name: "CopilotHookFailedClosed", Binding: "copilot-cli", Level: "warning",
+		Short:    "A Copilot CLI hook crashed, and Copilot denied the call with `(hook errored)`.",
+		Full:     "Copilot CLI fails closed: a hook that exits with an error blocks the call, so the agent is stopped by a bug rather than a gate's decision, and is told nothing useful.",
+		Fix:      "Make the hook exit 0 on every path and answer with a decision; fix the crash named in its stderr.",
+		SpecNote: "DESIGN §2.1, GitHub Copilot CLI: a crash fails closed (deny (hook errored))."},
 }
 
 // Checks returns the contract checks, in the order the README lists them.

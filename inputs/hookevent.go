@@ -59,7 +59,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
-	res := gates.CheckClaudeHook(a)
+	res := gates.BindingFor(call.Runtime).CheckHook(a)
 
 	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: eventKey(call)}
 	var out []findings.Finding
@@ -72,10 +72,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		}
 	}
 	for _, b := range res.Breaches {
-		if call.Runtime != "claude-code" && !genericCheck(b.Check) {
-			continue // the Claude Code binding rules do not apply to other runtimes' hooks
-		}
-		out = append(out, findings.FromBreach(b, base))
+		out = append(out, findings.FromBreach(b, base)) // the binding kept only its own rules
 	}
 	if u := res.Unstructured; u != nil && opts.IncludeUnstructured {
 		f := base
@@ -111,20 +108,11 @@ func redactedNames(c findings.Call, red func(string) string) findings.Call {
 	return c
 }
 
-// genericCheck reports whether a check holds for a hook of any runtime: the response's own
-// contract, its gate kind, and a hook that failed open.
-func genericCheck(id string) bool {
-	if c, ok := gates.LookupCheck(id); ok {
-		return c.Binding == "any" || id == gates.CheckRuntimeWrongKind || id == gates.CheckHookFailedOpen
-	}
-	return true
-}
-
 // completeCall fills the call from the answer and from its tool input where the reader left gaps.
 func completeCall(ev hookEvent) findings.Call {
 	c := ev.Call
 	if c.Runtime == "" {
-		c.Runtime = "claude-code"
+		c.Runtime = gates.DefaultBinding().Runtime()
 	}
 	if c.Event == "" {
 		c.Event = ev.Answer.Event
@@ -139,19 +127,12 @@ func completeCall(ev hookEvent) findings.Call {
 		c.Input = ev.Answer.ToolInput
 	}
 	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
-		var in map[string]json.RawMessage
-		if json.Unmarshal(c.Input, &in) == nil {
-			if c.Command == "" && (c.Tool == "Bash" || c.Tool == "PowerShell") {
-				c.Command = jsonString(in["command"])
-			}
-			if c.FilePath == "" {
-				switch c.Tool {
-				case "Edit", "Write", "MultiEdit", "Read":
-					c.FilePath = jsonString(in["file_path"])
-				case "NotebookEdit":
-					c.FilePath = jsonString(in["notebook_path"])
-				}
-			}
+		tc := gates.BindingFor(c.Runtime).ToolCall(c.Tool, c.Input)
+		if c.Command == "" {
+			c.Command = tc.Command
+		}
+		if c.FilePath == "" {
+			c.FilePath = tc.FilePath
 		}
 	}
 	return c

@@ -257,12 +257,12 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("stderr: %w", err)
 	}
+	if r.Runtime == "" {
+		r.Runtime = gates.DefaultBinding().Runtime()
+	}
 	hi, err := r.hookInput()
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
-	}
-	if r.Runtime == "" {
-		r.Runtime = "claude-code"
 	}
 	hook := commandLine(r.rawCommand, red)
 	a := gates.HookAnswer{
@@ -321,10 +321,10 @@ func (r *hookLogRecord) hookInput() (hookInput, error) {
 		}
 		in = []byte(b)
 	}
-	return readHookInput(in), nil
+	return readHookInput(in, gates.BindingFor(r.Runtime)), nil
 }
 
-// hookInput is the part of a Claude Code hook's stdin that names the call.
+// hookInput is the part of a hook's stdin that names the call.
 type hookInput struct {
 	event, tool, id, session, cwd string
 	input                         json.RawMessage // tool_input when small (maxCallInput), else nil
@@ -333,11 +333,16 @@ type hookInput struct {
 
 // readHookInput reads the hook's stdin as recorded. A stdin of another shape names no call; the
 // answer still counts.
-func readHookInput(raw []byte) hookInput {
+func readHookInput(raw []byte, b gates.Binding) hookInput {
 	var hi hookInput
-	m := members(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
-	hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
-	in := m[2]
+	var in []byte
+	if c, ok := b.HookInput(raw); ok {
+		hi.event, hi.tool, hi.id, hi.session, hi.cwd, in = c.Event, c.Tool, c.ToolUseID, c.SessionID, c.Cwd, c.Input
+	} else {
+		m := members(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
+		hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
+		in = m[2]
+	}
 	if len(in) == 0 || string(in) == "null" {
 		return hi
 	}
@@ -346,15 +351,17 @@ func readHookInput(raw []byte) hookInput {
 		return hi
 	}
 	// A big input (a Write of a large file): keep the fields that say what the call was about,
-	// as hookevent.go would have read them from the whole input.
-	f := members(in, "command", "file_path", "notebook_path")
-	switch hi.tool {
-	case "Bash", "PowerShell":
-		hi.command = rawStr(f[0])
-	case "Edit", "Write", "MultiEdit", "Read":
-		hi.filePath = rawStr(f[1])
-	case "NotebookEdit":
-		hi.filePath = rawStr(f[2])
+	// and let the binding read them as it would have read the whole input.
+	names := b.CallFields()
+	kept := map[string]json.RawMessage{}
+	for i, v := range members(in, names...) {
+		if len(v) > 0 {
+			kept[names[i]] = json.RawMessage(v)
+		}
+	}
+	if small, err := json.Marshal(kept); err == nil {
+		tc := b.ToolCall(hi.tool, small)
+		hi.command, hi.filePath = tc.Command, tc.FilePath
 	}
 	return hi
 }

@@ -81,6 +81,7 @@ func formats() []format {
 		{StreamJSON, sniffStreamJSON, streamJSONReader{}},
 		{Transcript, sniffTranscript, transcriptReader{}},
 		{HookLog, sniffHookLog, hookLogReader{}},
+		{CodexRollout, sniffCodexRollout, codexRolloutReader{}},
 		{AGC, sniffAGC, agcReader{}},
 		{Judgment, sniffJudgment, judgmentReader{}},
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // streamJSONReader reads `claude -p --output-format stream-json --verbose` output (one message per
@@ -218,5 +219,5 @@ func (s *hookState) finalBase(line int, session string) findings.Finding {
 		session = s.session
 	}
 	return findings.Finding{Source: s.src(line), Time: s.time,
-		Call: &findings.Call{Runtime: "claude-code", SessionID: session, Cwd: s.cwd}}
+		Call: &findings.Call{Runtime: gates.RuntimeClaudeCode, SessionID: session, Cwd: s.cwd}}
 }

@@ -1,0 +1,40 @@
+package command
+
+import (
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// bindingTestdata is where the real-runtime records of each registered binding are kept.
+var bindingTestdata = map[string]string{
+	gates.RuntimeClaudeCode: "testdata/claude",
+	gates.RuntimeCodex:      "testdata/codex",
+	gates.RuntimeGemini:     "testdata/gemini",
+	gates.RuntimeCopilot:    "testdata/copilot",
+}
+
+// TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and
+// collecting it reports every check the binding can report.
+func TestBindingsHaveTestdata(t *testing.T) {
+	for _, b := range gates.Bindings() {
+		t.Run(b.Runtime(), func(t *testing.T) {
+			dir, ok := bindingTestdata[b.Runtime()]
+			if !ok {
+				t.Fatalf("binding %q has no testdata (add its replays and a line to bindingTestdata)", b.Runtime())
+			}
+			seen := map[string]bool{}
+			for _, r := range goldenRun(t, dir) {
+				seen[r.RuleID] = true
+			}
+			for _, id := range b.Checks() {
+				if _, ok := gates.LookupCheck(id); !ok {
+					t.Errorf("binding %q names check %q, which is not in the checks table", b.Runtime(), id)
+				}
+				if !seen[id] {
+					t.Errorf("binding %q: no testdata in %s shows check %s", b.Runtime(), dir, id)
+				}
+			}
+		})
+	}
+}

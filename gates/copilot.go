@@ -1,0 +1,148 @@
+package gates
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// RuntimeCopilot is GitHub Copilot CLI's runtime id.
+const RuntimeCopilot = "copilot-cli"
+
+// copilotCLI is the GitHub Copilot CLI binding (DESIGN §2.1): camelCase hooks in
+// .github/hooks/*.json; preToolUse answers with top-level permissionDecision,
+// permissionDecisionReason, modifiedArgs (repair) and additionalContext; exit 2 blocks but loses
+// stderr; a crash fails closed; Claude-style hookSpecificOutput is ignored.
+type copilotCLI struct{}
+
+func (copilotCLI) Runtime() string { return RuntimeCopilot }
+
+func (copilotCLI) Events() []string { return []string{"preToolUse", "postToolUse"} }
+
+func (copilotCLI) CallFields() []string { return []string{"command", "path"} }
+
+// EditTools: Copilot's edit and create were not offered in the replays; listed from its docs.
+func (copilotCLI) EditTools() []string { return []string{"edit", "create"} }
+
+// ConfigFiles: .github/hooks/*.json has no fixed name; agc.json is the one the replays use.
+func (copilotCLI) ConfigFiles() []string { return []string{".github/hooks/agc.json"} }
+
+// Checks are Copilot's own checks.
+func (copilotCLI) Checks() []string {
+	return []string{CheckCopilotAnswerIgnored, CheckCopilotExit2Reason, CheckCopilotFailedClosed}
+}
+
+// ToolCall reads bash's command, and the path and new text of edit (new_str) and create
+// (file_text).
+func (copilotCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
+	var in map[string]json.RawMessage
+	if len(input) == 0 || json.Unmarshal(input, &in) != nil {
+		return ToolCall{}
+	}
+	var tc ToolCall
+	switch tool {
+	case "bash":
+		tc.Command = rawString(in["command"])
+	case "edit", "create", "":
+		tc.FilePath = rawString(in["path"])
+		for _, k := range []string{"new_str", "file_text"} {
+			if s := rawString(in[k]); notBlank(s) {
+				tc.NewTexts = append(tc.NewTexts, s)
+			}
+		}
+	}
+	return tc
+}
+
+// HookInput reads Copilot's camelCase hook stdin: sessionId, cwd, toolName, toolArgs; a
+// toolResult marks postToolUse. It keeps no tool-call id.
+func (copilotCLI) HookInput(stdin []byte) (HookCall, bool) {
+	var in struct {
+		SessionID  string          `json:"sessionId"`
+		Cwd        string          `json:"cwd"`
+		ToolName   string          `json:"toolName"`
+		ToolArgs   json.RawMessage `json:"toolArgs"`
+		ToolResult json.RawMessage `json:"toolResult"`
+	}
+	if json.Unmarshal(stdin, &in) != nil {
+		return HookCall{}, false
+	}
+	c := HookCall{Event: "preToolUse", Tool: in.ToolName, SessionID: in.SessionID, Cwd: in.Cwd}
+	if present(in.ToolResult) {
+		c.Event = "postToolUse"
+	}
+	if present(in.ToolArgs) {
+		c.Input = in.ToolArgs
+	}
+	return c, true
+}
+
+// CheckHook reads a Copilot answer as the Claude Code answer of the same effect and adds its
+// own checks; a crash fails closed here, so it is not a hook that failed open.
+func (copilotCLI) CheckHook(a HookAnswer) HookResult {
+	g, ignored := copilotAsClaude(a)
+	res := CheckClaudeHook(g)
+	failed := hasCheck(res.Breaches, CheckHookFailedOpen) && g.HasExit && g.ExitCode != 0
+	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) && !(failed && id == CheckHookFailedOpen) })
+	restate(res.Breaches, "Copilot CLI", g.Event, a.Event)
+	switch {
+	case failed:
+		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotFailedClosed,
+			Message: fmt.Sprintf("%s hook %s failed (exit status %d), so Copilot CLI denied %s with \"(hook errored)\" instead of a gate's reason.", a.Event, hookName(a), a.ExitCode, callPhrase(a))})
+	case a.HasExit && a.ExitCode == 2:
+		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotExit2Reason,
+			Message: fmt.Sprintf("%s hook %s blocked %s by exit 2: Copilot CLI tells the model only \"hook exited with code 2\", so its reason never reached the model.", a.Event, hookName(a), callPhrase(a))})
+	case ignored:
+		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotAnswerIgnored, Pointer: "/hookSpecificOutput",
+			Message: fmt.Sprintf("%s hook %s answered with Claude Code's hookSpecificOutput, which Copilot CLI ignores: %s went ahead unguarded.", a.Event, hookName(a), callPhrase(a))})
+	}
+	return res
+}
+
+// copilotOutput is a Copilot hook's stdout JSON.
+type copilotOutput struct {
+	PermissionDecision       json.RawMessage `json:"permissionDecision"`
+	PermissionDecisionReason json.RawMessage `json:"permissionDecisionReason"`
+	ModifiedArgs             json.RawMessage `json:"modifiedArgs"`
+	AdditionalContext        json.RawMessage `json:"additionalContext"`
+	Decision                 json.RawMessage `json:"decision"`
+	Reason                   json.RawMessage `json:"reason"`
+	HSO                      json.RawMessage `json:"hookSpecificOutput"`
+}
+
+// copilotAsClaude restates a Copilot answer as Claude Code's answer of the same effect, and says
+// whether it was a Claude-style answer that Copilot ignores.
+func copilotAsClaude(a HookAnswer) (HookAnswer, bool) {
+	g := a
+	switch a.Event {
+	case "preToolUse":
+		g.Event = "PreToolUse"
+	case "postToolUse":
+		g.Event = "PostToolUse"
+	}
+	t := strings.TrimSpace(a.Stdout)
+	var o copilotOutput
+	if !a.HasStdout || !strings.HasPrefix(t, "{") || json.Unmarshal([]byte(t), &o) != nil {
+		return g, false
+	}
+	hso := map[string]any{"hookEventName": g.Event}
+	top := map[string]any{"hookSpecificOutput": hso}
+	if d := rawString(o.PermissionDecision); d != "" {
+		hso["permissionDecision"] = d
+	}
+	if r := rawString(o.PermissionDecisionReason); r != "" {
+		hso["permissionDecisionReason"] = r
+	}
+	if present(o.ModifiedArgs) {
+		hso["updatedInput"] = o.ModifiedArgs
+	}
+	if present(o.AdditionalContext) {
+		hso["additionalContext"] = o.AdditionalContext
+	}
+	if d := rawString(o.Decision); d != "" {
+		top["decision"], top["reason"] = d, rawString(o.Reason)
+	}
+	b, _ := json.Marshal(top)
+	g.Stdout = string(b)
+	return g, present(o.HSO) && len(hso) == 1 && top["decision"] == nil
+}

@@ -1,0 +1,52 @@
+package gates
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+)
+
+func TestGeminiCheckHook(t *testing.T) {
+	before := func(exit int, stdout string) HookAnswer {
+		a := pre(exit, stdout)
+		a.Event, a.Tool = "BeforeTool", "run_shell_command"
+		a.ToolInput = []byte(`{"command":"git push --force","description":"push"}`)
+		return a
+	}
+	repaired, steer, block := agcJSON("repaired", "ws", "runtime"), agcJSON("steer", "hint", "runtime"), agcJSON("block", "git", "runtime")
+	tests := []struct {
+		name     string
+		a        HookAnswer
+		breaches []string
+		decision string
+	}{
+		{name: "deny blocks", decision: "block", a: before(0, `{"decision":"deny","reason":"AGC block: git/r1/run_shell_command.command — no"}`)},
+		{name: "whole tool_input repairs", decision: "repaired",
+			a: before(0, hookJSON(map[string]any{"decision": "allow"}, map[string]any{"tool_input": map[string]any{"command": "x", "description": "push"}, "additionalContext": repaired}))},
+		{name: "tool_input that drops an argument", decision: "repaired", breaches: []string{CheckGeminiRepairDropsArgs},
+			a: before(0, hookJSON(nil, map[string]any{"tool_input": map[string]any{"command": "x"}, "additionalContext": repaired}))},
+		{name: "steer from BeforeTool is lost", decision: "context", breaches: []string{CheckGeminiBeforeToolSteer},
+			a: before(0, hookJSON(nil, map[string]any{"additionalContext": steer}))},
+		{name: "ask hangs", decision: "ask", breaches: []string{CheckGeminiAsk}, a: before(0, `{"decision":"ask","reason":"AGC steer: hint/r1/x — m"}`)},
+		{name: "allow with a block verdict", decision: "allow", breaches: []string{CheckBlockLetsThrough},
+			a: before(0, hookJSON(map[string]any{"decision": "allow"}, map[string]any{"additionalContext": block}))},
+		{name: "invalid JSON fails open", decision: "failed", breaches: []string{CheckHookFailedOpen}, a: before(0, `{not json`)},
+		{name: "crash fails open", decision: "failed", breaches: []string{CheckHookFailedOpen}, a: before(1, "")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := BindingFor(RuntimeGemini).CheckHook(tt.a)
+			var got []string
+			for _, b := range res.Breaches {
+				got = append(got, b.Check)
+			}
+			sort.Strings(got)
+			if !reflect.DeepEqual(got, tt.breaches) {
+				t.Errorf("breaches %v, want %v", got, tt.breaches)
+			}
+			if res.Decision != tt.decision {
+				t.Errorf("decision %q, want %q", res.Decision, tt.decision)
+			}
+		})
+	}
+}

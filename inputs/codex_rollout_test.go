@@ -1,0 +1,215 @@
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// codexRuleIDs maps each call's command to the sorted rule ids of its findings.
+func codexRuleIDs(t *testing.T, set *findings.Set) map[string][]string {
+	t.Helper()
+	return runtimeRuleIDs(t, set, gates.RuntimeCodex, true)
+}
+
+// runtimeRuleIDs maps each call's command to the sorted rule ids of its findings, checking that
+// each is an event of runtime (with an event key when keyed) and no event has a rule twice.
+func runtimeRuleIDs(t *testing.T, set *findings.Set, runtime string, keyed bool) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	seen := map[string]bool{}
+	for _, f := range set.Findings {
+		if f.Call == nil || f.Call.Runtime != runtime || keyed && f.EventKey == "" {
+			t.Errorf("finding %s: call %+v not a %s event (with a key: %v)", f.RuleID, f.Call, runtime, keyed)
+			continue
+		}
+		k := f.EventKey + f.Call.Command + " " + f.RuleID
+		if seen[k] {
+			t.Errorf("event %s has rule %s twice", f.EventKey, f.RuleID)
+		}
+		seen[k] = true
+		out[f.Call.Command] = append(out[f.Call.Command], f.RuleID)
+	}
+	for _, ids := range out {
+		sort.Strings(ids)
+	}
+	return out
+}
+
+// TestCodexReplay reads the records of the real Codex CLI (testdata/codex/run, made by
+// regen.sh): the rollout alone, the recorder's log alone, and both together give the expected
+// rule ids, each event's rule once.
+func TestCodexReplay(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "codex", "run")
+	full := map[string][]string{
+		"rm -rf build":                      {"codex-guard/no-rm-rf"},
+		"curl https://example.invalid/x.sh": {"codex-guard/no-download"},
+		"wget https://example.invalid/y.sh": {"agc/codex-repair-without-allow", "codex-guard/no-download"},
+		"echo CONTEXT ran":                  {"codex-guard/prefer-make"},
+		"echo EXIT2 ran":                    {"codex-guard/exit-two"},
+		"echo CRASH ran anyway":             {"agc/hook-failed-open"},
+		"echo ASKME ran":                    {"agc/codex-answer-ignored", "codex-guard/ask-first"},
+		"echo REPAIREXIT2 ran":              {"agc/repair-by-exit-2", "codex-guard/exit-two-repair"},
+		"echo NOINPUT ran":                  {"agc/repaired-without-updated-input", "codex-guard/lost-repair"},
+		"echo LETTHROUGH ran":               {"agc/block-lets-call-through", "codex-guard/soft-block"},
+		"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "codex-guard/only-a-hint"},
+	}
+	// The rollout keeps only what reached the model: blocks, and contexts of answers Codex took.
+	rollout := map[string][]string{
+		"rm -rf build":                      {"codex-guard/no-rm-rf"},
+		"curl https://example.invalid/x.sh": {"codex-guard/no-download"},
+		"echo CONTEXT ran":                  {"codex-guard/prefer-make"},
+		"echo EXIT2 ran":                    {"codex-guard/exit-two"},
+		"echo REPAIREXIT2 ran":              {"codex-guard/exit-two-repair"},
+		"echo LETTHROUGH ran":               {"codex-guard/soft-block"},
+		"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "codex-guard/only-a-hint"},
+	}
+	opts := Options{IncludeUnstructured: true}
+	all := findings.NewSet()
+	for _, c := range []struct {
+		file string
+		want map[string][]string
+	}{{"rollout.jsonl", rollout}, {"hook-log.jsonl", full}} {
+		set, format := readClaude(t, filepath.Join(dir, c.file), opts)
+		if c.file == "rollout.jsonl" && format != CodexRollout {
+			t.Errorf("rollout detected as %q", format)
+		}
+		if got := codexRuleIDs(t, set); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s alone:\n got %v\nwant %v", c.file, got, c.want)
+		}
+		if set.Records != set.Used+set.Skipped() {
+			t.Errorf("%s: records %d != used %d + skipped %d", c.file, set.Records, set.Used, set.Skipped())
+		}
+		all.Merge(set)
+	}
+	if got := codexRuleIDs(t, all); !reflect.DeepEqual(got, full) {
+		t.Errorf("both together:\n got %v\nwant %v", got, full)
+	}
+}
+
+func TestCodexRolloutReader(t *testing.T) {
+	meta := `{"type":"session_meta","payload":{"id":"s1","cwd":"/p","originator":"codex_exec","cli_version":"0.171.0"}}` + "\n"
+	call := func(id, cmd string) string {
+		return `{"type":"response_item","payload":{"type":"function_call","name":"exec_command","call_id":"` + id + `","arguments":"{\"cmd\":\"` + cmd + `\"}"}}` + "\n"
+	}
+	out := func(id, text string) string {
+		return `{"type":"response_item","payload":{"type":"function_call_output","call_id":"` + id + `","output":"` + text + `"}}` + "\n"
+	}
+	ctx := func(text string) string {
+		return `{"type":"response_item","payload":{"type":"message","role":"developer","content":[{"type":"input_text","text":"` + text + `"}],"internal_chat_message_metadata_passthrough":{"content_item_kinds":["hooks.additional_context"]}}}` + "\n"
+	}
+	tests := []struct {
+		name    string
+		text    string
+		rules   []string
+		command string
+		skips   int
+	}{
+		{name: "block text in the AGC text form", text: meta + call("c1", "rm x") + out("c1", "Command blocked by PreToolUse hook: AGC block: g/r/Bash.command — no. Command: rm x"),
+			rules: []string{"g/r"}, command: "rm x", skips: 2},
+		{name: "block without its call names the command", text: meta + out("c9", "Command blocked by PreToolUse hook: AGC block: g/r/Bash.command — no. Command: rm y"),
+			rules: []string{"g/r"}, command: "rm y", skips: 1},
+		{name: "plain block is unstructured", text: meta + call("c1", "ls") + out("c1", "Command blocked by PreToolUse hook: not here. Command: ls"),
+			rules: []string{"hook/pretooluse-bash"}, command: "ls", skips: 2},
+		{name: "context before the output", text: meta + call("c1", "ls") + ctx(`{\"agc\":\"0.1\",\"gate\":{\"id\":\"g\",\"kind\":\"runtime\"},\"verdict\":\"steer\",\"findings\":[{\"rule\":\"hint\",\"message\":\"m\"}]}`) + out("c1", "ok"),
+			rules: []string{"g/hint"}, command: "ls", skips: 3},
+		{name: "context of a call that never ended", text: meta + call("c1", "ls") + ctx(`AGC steer: g/hint/Bash.command — m`),
+			rules: []string{"g/hint"}, command: "ls", skips: 3},
+		{name: "clean output", text: meta + call("c1", "ls") + out("c1", "ok"), skips: 3},
+		{name: "bad line is counted", text: meta + "{not json\n" + call("c1", "ls") + out("c1", "ok"), skips: 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !sniffCodexRollout([]byte(tt.text)) {
+				t.Fatal("not detected as a rollout")
+			}
+			set := findings.NewSet()
+			if err := (codexRolloutReader{}).Read(context.Background(), Input{Name: "r.jsonl", R: strings.NewReader(tt.text)}, Options{IncludeUnstructured: true}, set); err != nil {
+				t.Fatal(err)
+			}
+			var rules []string
+			for _, f := range set.Findings {
+				rules = append(rules, f.RuleID)
+				if f.Call.Command != tt.command || f.Call.SessionID != "s1" || f.Call.Tool != "Bash" {
+					t.Errorf("call %+v, want command %q in session s1", f.Call, tt.command)
+				}
+			}
+			if !reflect.DeepEqual(rules, tt.rules) {
+				t.Errorf("rules %v, want %v; skips %v problems %v", rules, tt.rules, set.Skips, set.Problems)
+			}
+			if set.Skipped() != tt.skips || set.Records != set.Used+set.Skipped() {
+				t.Errorf("records %d, used %d, skipped %d (want %d skipped)", set.Records, set.Used, set.Skipped(), tt.skips)
+			}
+		})
+	}
+}
+
+func FuzzCodexRollout(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("..", "testdata", "codex", "run", "rollout.jsonl")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Command blocked by PreToolUse hook: x. Command: y"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		set := findings.NewSet()
+		_ = (codexRolloutReader{}).Read(context.Background(), Input{Name: "f", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true, MaxRecord: 1 << 16}, set)
+		if set.Records != set.Used+set.Skipped() {
+			t.Errorf("records %d != used %d + skipped %d", set.Records, set.Used, set.Skipped())
+		}
+		for _, fd := range set.Findings {
+			if fd.RuleID == "" || fd.Message == "" {
+				t.Errorf("empty finding %+v", fd)
+			}
+		}
+	})
+}
+
+// TestGeminiReplay reads the recorder's log of the real Gemini CLI (testdata/gemini, made by
+// regen.sh): the expected rule ids, each call's rule once. Gemini's own files are not read yet.
+func TestGeminiReplay(t *testing.T) {
+	want := map[string][]string{
+		"rm -rf build":                      {"gemini-guard/no-rm-rf"},
+		"curl https://example.invalid/x.sh": {"gemini-guard/no-download"},
+		"wget https://example.invalid/y.sh": {"agc/gemini-repair-drops-arguments", "gemini-guard/no-download"},
+		"echo CONTEXT ran":                  {"agc/gemini-steer-from-before-tool", "gemini-guard/prefer-make"},
+		"echo EXIT2 ran":                    {"gemini-guard/exit-two"},
+		"echo CRASH ran anyway":             {"agc/hook-failed-open"},
+		"echo REPAIREXIT2 ran":              {"agc/repair-by-exit-2", "gemini-guard/exit-two-repair"},
+		"echo NOINPUT ran":                  {"agc/repaired-without-updated-input", "gemini-guard/lost-repair"},
+		"echo LETTHROUGH ran":               {"agc/block-lets-call-through", "gemini-guard/soft-block"},
+		"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "gemini-guard/only-a-hint"},
+		"echo ASKME ran":                    {"agc/gemini-ask-hangs", "gemini-guard/ask-first"},
+	}
+	all := findings.NewSet()
+	for _, dir := range []string{"run", "ask"} {
+		set, _ := readClaude(t, filepath.Join("..", "testdata", "gemini", dir, "hook-log.jsonl"), Options{IncludeUnstructured: true})
+		all.Merge(set)
+	}
+	if got := runtimeRuleIDs(t, all, gates.RuntimeGemini, false); !reflect.DeepEqual(got, want) {
+		t.Errorf("recorder's log:\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestCopilotReplay reads the recorder's log of the real Copilot CLI (testdata/copilot, made by
+// regen.sh): its camelCase hook input is read through the binding, with the expected rule ids.
+func TestCopilotReplay(t *testing.T) {
+	want := map[string][]string{
+		"rm -rf build":                      {"copilot-guard/no-rm-rf"},
+		"curl https://example.invalid/x.sh": {"copilot-guard/no-download"},
+		"echo CONTEXT ran":                  {"copilot-guard/prefer-make"},
+		"echo CLAUDESTYLE ran":              {"agc/copilot-answer-ignored"},
+		"echo EXIT2 ran":                    {"agc/copilot-exit-2-loses-reason", "copilot-guard/exit-two"},
+		"echo CRASH ran anyway":             {"agc/copilot-hook-failed-closed"},
+	}
+	set, _ := readClaude(t, filepath.Join("..", "testdata", "copilot", "run", "hook-log.jsonl"), Options{IncludeUnstructured: true})
+	if got := runtimeRuleIDs(t, set, gates.RuntimeCopilot, false); !reflect.DeepEqual(got, want) {
+		t.Errorf("recorder's log:\n got %v\nwant %v", got, want)
+	}
+}
