@@ -125,7 +125,10 @@ grep -q '```mermaid' "$ws/_runner/summary.md" || fail "no pie in the summary"
 grep -q '^::error .*file=src/app.go,line=5' "$work/stdout" || fail "no error annotation on src/app.go line 5"
 ! grep -q '^::notice .*title=style/naming' "$work/stdout" || fail "a finding outside the diff was annotated"
 ! grep -q 'could not read the diff' "$work/stdout" || fail "the diff filter could not read the pull request's diff"
-grep -q 'more are in the SARIF file' "$ws/_runner/summary.md" || fail "the summary does not say the diff filter hid findings"
+# The summary lists every finding: those on the change's lines apart from the rest.
+grep -q "^### On this change's lines (" "$ws/_runner/summary.md" || fail "the summary has no group of findings on the change's lines"
+grep -q '^### Elsewhere in the repository (' "$ws/_runner/summary.md" || fail "the summary does not list the findings outside the diff"
+sed -n '/^### Elsewhere in the repository/,/^### /p' "$ws/_runner/summary.md" | grep -q 'style/naming' || fail "the finding outside the diff is not listed under Elsewhere in the repository"
 ! grep -qE '^::(set-output|add-mask::x)' "$work/stdout" || fail "agent text started a workflow command"
 [[ $(grep -c "$token" "$work/stdout" "$work/stderr" "$ws/_runner/summary.md" "$sarif" | awk -F: '{s+=$2} END {print s}') == 1 ]] ||
   fail "the token appears somewhere other than its ::add-mask:: line"
