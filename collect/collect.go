@@ -32,6 +32,7 @@ type Config struct {
 	Levels              Levels        // --level overrides of the output level per verdict
 	MaxRecord           int           // largest record parsed whole (0 → inputs.DefaultMaxRecord)
 	Jobs                int           // files read at once (0 → number of CPUs)
+	MaxGroups           int           // distinct results kept while reading (0 → MaxGroups)
 	Dir                 string        // working folder
 	Getenv              func(string) string
 	Stderr              io.Writer // progress and problems; nil → discarded
@@ -106,7 +107,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
-	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs, prepare)
+	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs, prepare, bound(cfg))
 	res.Warnings = folderWarnings(ex, res.Files.read)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res.Counts = count(res.Findings)
-	res.Failed = failed(cfg.FailOn, res.Findings)
+	res.Failed = failedAll(cfg, res)
 	return res, nil
 }
 

@@ -71,7 +71,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 		Category:            res.Category,
 		Root:                res.Root,
 		Fallback:            findings.Location{Path: "README.md", StartLine: 1},
-		Notifications:       redactNotifications(red, notifications(res)),
+		Notifications:       redactNotifications(red, append(notifications(res), leftOutNote(cfg, res.Set)...)),
 		ExecutionSuccessful: true, // an unreadable input is an error notification, not a failed run
 		Start:               start,
 		End:                 cfg.Now(),
@@ -85,6 +85,9 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 	}
 	res.SARIF = buf.Bytes()
 	res.LeftOut = log.LeftOut()
+	if l := leftOutLine(cfg, res.Set); l != "" {
+		res.LeftOut = append([]string{l}, res.LeftOut...)
+	}
 	return nil
 }
 

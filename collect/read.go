@@ -30,7 +30,7 @@ type readStats struct {
 // per-file sets in the order of files so that output is the same on every run. Each finding is
 // anchored with prepare and merged with its repeats as it is read, so memory grows with the
 // distinct results, not with the records.
-func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, jobs int, prepare func(findings.Finding) findings.Finding) (*findings.Set, readStats) {
+func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, jobs int, prepare func(findings.Finding) findings.Finding, b findings.Bound) (*findings.Set, readStats) {
 	if jobs < 1 {
 		jobs = 1
 	}
@@ -50,6 +50,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 			var bufs readBuffers // one worker's buffers, reused from file to file
 			for i := range next {
 				set := findings.NewAggregateSet(maxExamples, prepare)
+				set.Limit(b)
 				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs)
 				set.ListUnlisted(files[i].Name)
 				results[i] = outcome{set, f, ignored, unreadable}
@@ -66,6 +67,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 	wg.Wait()
 
 	all := findings.NewAggregateSet(maxExamples, nil)
+	all.Limit(b)
 	st := readStats{ByFormat: map[string]int{}, read: make([]bool, len(files))}
 	for i, r := range results {
 		if r.set == nil { // cancelled before it started

@@ -48,6 +48,8 @@ type aggregation struct {
 	index   map[groupKey]int32
 	groups  []group
 	seq     int // events placed so far, to order groups by their first event
+	bound   Bound
+	holding bool // merging: no group may be dropped
 }
 
 // group is what a merged finding needs besides the finding itself.
@@ -72,6 +74,9 @@ func (a *aggregation) place(s *Set, f Finding, first int) int32 {
 	k := aggregateKey(&f)
 	i, ok := a.index[k]
 	if !ok {
+		if a.full(s) {
+			s.evict(a.bound.Max)
+		}
 		i = int32(len(s.Findings))
 		a.index[k] = i
 		s.Findings = append(s.Findings, f)
@@ -159,11 +164,13 @@ func (s *Set) mergeGroups(o *Set) {
 		}
 	}
 	for _, k := range keep {
-		if o.events[k.id].slot < 0 {
+		if o.events[k.id].slot == lost {
 			continue // lost to s's finding of the event in mergeBare
 		}
 		r := k.ref
-		r.slot = remap[r.slot]
+		if r.slot >= 0 {
+			r.slot = remap[r.slot]
+		}
 		r.setFile(s.fileIndex(o.files[r.file()]))
 		s.events[k.id] = r
 	}
@@ -204,7 +211,7 @@ func (s *Set) mergeBare(o *Set) []moved {
 			o.unplace(oref)
 			s.agree(sref.slot, o.files[oref.file()])
 			s.events[ob.id] = sref // the event is s's finding's
-			o.events[ob.id] = eventRef{slot: -1}
+			o.events[ob.id] = eventRef{slot: lost}
 		}
 	}
 	return won
@@ -228,6 +235,9 @@ func (s *Set) Compact() {
 	sortSources(s.Findings)
 	if s.agg == nil {
 		return
+	}
+	if s.agg.bound.Max > 0 {
+		s.evict(s.agg.bound.Max)
 	}
 	order := make([]int, 0, len(s.Findings))
 	for i := range s.Findings {

@@ -52,6 +52,11 @@ type Set struct {
 	Duplicates int
 	// Unlisted counts, per reason, problems past MaxProblemsPerReason: counted in Skips, not kept.
 	Unlisted map[string]int
+	// LeftOut counts groups an aggregating set dropped to stay within its Bound, LeftOutEvents
+	// their events; LeftOutMust keeps one dropped Bound.Must finding of each kind, verdict and
+	// severity.
+	LeftOut, LeftOutEvents int
+	LeftOutMust            []Finding
 
 	events  map[eventID]eventRef // events of findings added, by EventKey+RuleID+Target
 	bare    map[eventID][]bareRef
@@ -186,11 +191,15 @@ func hookID(f *Finding) eventID {
 func (s *Set) replace(id eventID, ref eventRef, f Finding, w int8) {
 	oldFile := s.files[ref.file()]
 	var slot int32
-	if s.agg == nil {
+	switch {
+	case ref.slot < 0: // its group was left out: the heavier record starts one again
+		s.unplace(ref)
+		slot = s.place(f, -1)
+	case s.agg == nil:
 		f.Sources = s.Findings[ref.slot].Sources
 		s.Findings[ref.slot] = f
 		slot = ref.slot
-	} else {
+	default:
 		first := s.agg.groups[ref.slot].first
 		s.unplace(ref)
 		slot = s.place(f, first)
@@ -203,6 +212,9 @@ func (s *Set) replace(id eventID, ref eventRef, f Finding, w int8) {
 // agree notes that file reported the event held at slot too, when it is not the file of the
 // finding itself. Sources then lists every file that reported the finding's events.
 func (s *Set) agree(slot int32, file string) {
+	if slot < 0 {
+		return // left out
+	}
 	f := &s.Findings[slot]
 	if len(f.Sources) == 0 {
 		if file == f.Source.File {
@@ -238,6 +250,10 @@ func (s *Set) place(f Finding, first int) int32 {
 
 // unplace takes the event held at ref out of its finding (aggregating sets only).
 func (s *Set) unplace(ref eventRef) {
+	if ref.slot < 0 {
+		s.LeftOutEvents-- // the event was counted with its group left out; it is counted again now
+		return
+	}
 	s.agg.unplace(s, ref.slot, Source{File: s.files[ref.file()], Line: int(ref.line)})
 }
 
@@ -296,13 +312,23 @@ func (s *Set) Merge(o *Set) {
 	case s.agg != nil && len(s.Findings) == 0 && len(s.events) == 0:
 		s.adopt(o)
 	case s.agg != nil:
+		s.agg.holding = true // slots must not move while o's events are mapped to them
 		s.mergeGroups(o)
+		s.agg.holding = false
 	default:
 		for _, f := range o.Findings {
 			s.Add(f)
 		}
 	}
 	s.Duplicates += o.Duplicates
+	s.LeftOut += o.LeftOut
+	s.LeftOutEvents += o.LeftOutEvents
+	for i := range o.LeftOutMust {
+		s.keepMust(o.LeftOutMust[i])
+	}
+	if s.agg != nil && s.agg.full(s) {
+		s.evict(s.agg.bound.Max)
+	}
 	s.Problems = append(s.Problems, o.Problems...)
 	s.Records += o.Records
 	s.Used += o.Used

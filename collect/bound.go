@@ -1,0 +1,73 @@
+package collect
+
+import (
+	"fmt"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/sarif"
+)
+
+// MaxGroups is how many distinct results (event groups) are kept while reading: GitHub keeps at
+// most sarif.HardMaxResults (25,000) results of a run and the SARIF holds at most that many, so
+// holding more only costs memory when every record is a distinct result. A set grows to twice as
+// many before the lightest are dropped and counted.
+const MaxGroups = sarif.HardMaxResults
+
+// bound is the Bound of the sets read with cfg: groups weigh as the outputs order them (those
+// that fail the step first, then heavier), with the levels setLevels will give them.
+func bound(cfg Config) findings.Bound {
+	n := cfg.MaxGroups
+	if n <= 0 {
+		n = MaxGroups
+	}
+	return findings.Bound{
+		Max: n,
+		Weigh: func(f *findings.Finding) uint64 {
+			g := leveled(cfg, *f)
+			var w uint64
+			if Fails(cfg.FailOn, &g) {
+				w = 1 << 48
+			}
+			w |= uint64(max(g.Level.Weight()+1, 0)) << 40
+			w |= uint64(max(g.Verdict.Weight()+1, 0)) << 32
+			return w | uint64(min(max(g.Count, 0), 1<<32-1))
+		},
+		Must: func(f *findings.Finding) bool { g := leveled(cfg, *f); return Fails(cfg.FailOn, &g) },
+	}
+}
+
+// leveled is f as setLevels will leave it.
+func leveled(cfg Config, f findings.Finding) findings.Finding {
+	fs := []findings.Finding{f}
+	setLevels(cfg.FailOn, cfg.Levels, fs)
+	return fs[0]
+}
+
+// failedAll lists the fail-on outcomes among the findings kept and those left out while reading.
+func failedAll(cfg Config, res *Result) []Outcome {
+	all := append([]findings.Finding(nil), res.Findings...)
+	for _, f := range res.Set.LeftOutMust {
+		all = append(all, leveled(cfg, f))
+	}
+	return failed(cfg.FailOn, all)
+}
+
+// leftOutLine says how many results were left out while reading, "" when none were.
+func leftOutLine(cfg Config, s *findings.Set) string {
+	if s.LeftOut == 0 {
+		return ""
+	}
+	n := cfg.MaxGroups
+	if n <= 0 {
+		n = MaxGroups
+	}
+	return fmt.Sprintf("%d results (%d events) left out while reading: only the %d heaviest distinct results are kept", s.LeftOut, s.LeftOutEvents, n)
+}
+
+// leftOutNote is the SARIF notification for the results left out while reading, if any.
+func leftOutNote(cfg Config, s *findings.Set) []sarif.Notification {
+	if l := leftOutLine(cfg, s); l != "" {
+		return []sarif.Notification{{Level: "warning", Message: "left out: " + l}}
+	}
+	return nil
+}
