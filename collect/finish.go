@@ -47,12 +47,14 @@ func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red 
 // merged as they were read — into the final findings and the SARIF log: redaction runs once more
 // for what merging added (the files that reported each event), and the heaviest come first.
 func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *redact.Redactor) error {
-	fs := make([]findings.Finding, 0, len(res.Set.Findings))
-	for i, f := range res.Set.Findings {
+	// In place: the set's findings are handed over to res.Findings (no copy of them is kept).
+	fs := res.Set.Findings
+	res.Set.Findings = nil
+	for i := range fs {
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		fs = append(fs, red.Finding(f)) // once more, for Sources, gathered while merging
+		fs[i] = red.Finding(fs[i]) // once more, for Sources, gathered while merging
 	}
 	setLevels(cfg.FailOn, cfg.Levels, fs)
 	fs = findings.Aggregate(fs, maxExamples)
