@@ -61,7 +61,7 @@ func leftOutLine(cfg Config, s *findings.Set) string {
 	if n <= 0 {
 		n = MaxGroups
 	}
-	return fmt.Sprintf("%d results (%d events) left out while reading: only the %d heaviest distinct results are kept", s.LeftOut, s.LeftOutEvents, n)
+	return fmt.Sprintf("%d results (%d events) not kept while reading: only the %d heaviest distinct results are", s.LeftOut, s.LeftOutEvents, n)
 }
 
 // leftOutNote is the SARIF notification for the results left out while reading, if any.

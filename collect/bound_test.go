@@ -72,7 +72,7 @@ func TestBoundKeepsHeaviest(t *testing.T) {
 		if !slices.Equal(res.Failed, []Outcome{FailBlock}) {
 			t.Errorf("per %d: failed %v, want block", per, res.Failed)
 		}
-		want := "29 results (32 events) left out while reading"
+		want := "29 results (32 events) not kept while reading"
 		if len(res.LeftOut) == 0 || !strings.Contains(res.LeftOut[0], want) {
 			t.Errorf("per %d: left-out lines %q, want %q", per, res.LeftOut, want)
 		}

@@ -65,6 +65,9 @@ func printTable(w io.Writer, res *collect.Result) {
 	if s.Duplicates > 0 {
 		fmt.Fprintf(w, "findings of events already seen in another record: %d (kept once)\n", s.Duplicates)
 	}
+	if s.LeftOut > 0 {
+		fmt.Fprintf(w, "distinct results not kept while reading (only the heaviest are): %d, of %d events\n", s.LeftOut, s.LeftOutEvents)
+	}
 	fmt.Fprintf(w, "files read: %d", res.Files.Read)
 	if res.Files.Ignored > 0 {
 		fmt.Fprintf(w, ", passed over (not recognised): %d", res.Files.Ignored)
