@@ -705,13 +705,14 @@ func hookName(a HookAnswer) string {
 	return fmt.Sprintf("%q", clip(a.Redact, a.Hook))
 }
 
-// callPhrase names the tool call in messages: "the Bash call `git push`", "the Edit of src/a.go".
+// callPhrase names the tool call in messages: `the Bash call "git push"`, "the Edit of src/a.go".
+// Plain text: GitHub shows message.text as written, so a command is quoted, never in backticks.
 func callPhrase(a HookAnswer) string {
 	tool := orDefault(a.Tool, "tool")
 	var in map[string]json.RawMessage
 	if len(a.ToolInput) > 0 && json.Unmarshal(a.ToolInput, &in) == nil {
 		if c := rawString(in["command"]); c != "" {
-			return fmt.Sprintf("the %s call `%s`", tool, clipLine(a.Redact, c))
+			return fmt.Sprintf("the %s call \"%s\"", tool, clipLine(a.Redact, c))
 		}
 		for _, k := range []string{"file_path", "notebook_path", "path"} {
 			if p := rawString(in[k]); p != "" {
