@@ -180,7 +180,9 @@ func category(cfg Config) string {
 			}
 			c = "agc:" + wf + ":" + job + "/" + matrixSuffix(cfg.Matrix)
 		} else {
-			c = "agc/"
+			// No workflow path (a local run, act, an old GHES): the matrix still tells legs
+			// apart, so that one leg's upload does not replace another's.
+			c = "agc/" + matrixSuffix(cfg.Matrix)
 		}
 	}
 	if !strings.Contains(c, "/") {

@@ -29,7 +29,11 @@ func TestMatrixCategory(t *testing.T) {
 			t.Errorf("category(matrix %s, category %q) = %q, want %q", tc.matrix, tc.category, got, tc.want)
 		}
 	}
-	if got := category(Config{Matrix: `{"os": "linux"}`, Getenv: func(string) string { return "" }}); got != "agc/" {
-		t.Errorf("outside Actions: %q, want agc/", got)
+	// Without a workflow path (a local run, act, an old GHES) the legs must still differ.
+	if got := category(Config{Matrix: `{"os": "linux"}`, Getenv: func(string) string { return "" }}); got != "agc/os:linux/" {
+		t.Errorf("without GITHUB_WORKFLOW_REF: %q, want agc/os:linux/", got)
+	}
+	if got := category(Config{Getenv: func(string) string { return "" }}); got != "agc/" {
+		t.Errorf("no matrix, no workflow: %q, want agc/", got)
 	}
 }
