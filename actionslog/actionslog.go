@@ -179,15 +179,14 @@ func (l *Log) closeStretchFor(next *stream) error {
 // format characters) become visible escapes, "##[" becomes "##\[", and a line that would start
 // with "::" after white space gets the prefix "[inert] ". A newline inside s is escaped too.
 func Line(s string) string {
-	s = strings.ReplaceAll(visible.String(s), "\n", `\n`)
-	s = strings.ReplaceAll(s, "##[", `##\[`)
+	s = commandLine(s)
 	if strings.HasPrefix(strings.TrimLeftFunc(s, unicode.IsSpace), "::") {
 		s = "[inert] " + s
 	}
 	return s
 }
 
-// commandLine escapes the data of one of our command lines the same way, keeping its "::" start.
+// commandLine escapes the data of one of our command lines as Line does, keeping its "::" start.
 func commandLine(s string) string {
 	s = strings.ReplaceAll(visible.String(s), "\n", `\n`)
 	return strings.ReplaceAll(s, "##[", `##\[`)
