@@ -16,25 +16,9 @@ import (
 	"github.com/agc-sarif/agc-sarif/upload"
 )
 
-// filterByDiff picks the findings that annotations and the job summary show: those the change's
-// diff touches, by the diff-filter mode, as a pull request shows them (the SARIF keeps every
-// result; code scanning filters by itself). See changeFilter.
-func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, res *collect.Result, pre loadedDiff) ([]findings.Finding, string) {
-	keep, note := changeFilter(ctx, gha, ghc, in, res, pre)
-	if keep == nil {
-		return res.Findings, note
-	}
-	var kept []findings.Finding
-	for i := range res.Findings {
-		if keep(&res.Findings[i]) {
-			kept = append(kept, res.Findings[i])
-		}
-	}
-	return kept, note
-}
-
 // changeFilter says which findings the change's diff touches, by the diff-filter mode, with one
-// line on what it hid. The diff comes from git when a base is given, else from the API for the
+// line on what it hid: annotations and the job summary show those, as a pull request shows them
+// (the SARIF keeps every result; code scanning filters by itself). The diff comes from git when a base is given, else from the API for the
 // event's pull request (the image has no git, and checkouts are often shallow), else from git
 // against the pull request's base commit; pre is the diff read once before collecting, when it
 // was. With no filter, on a push, or when the diff cannot be
@@ -81,7 +65,7 @@ type loadedDiff struct {
 
 // changeDiff reads the change's diff before collecting, so that events can be anchored beside
 // their session's edits (input session-anchor: edit). A diff that cannot be had is a warning
-// (filterByDiff gives it again when it filters); events then keep the hook's line.
+// (changeFilter gives it again when it filters); events then keep the hook's line.
 func changeDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, workspace string) loadedDiff {
 	if in.SessionAnchor == anchor.SessionConfig {
 		return loadedDiff{}

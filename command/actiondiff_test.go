@@ -30,6 +30,22 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
+// filterByDiff is the findings changeFilter keeps (all of them when no diff applies), as
+// annotations and the summary show them, with its note.
+func filterByDiff(ctx context.Context, gha *githubactions.Action, ghc *githubactions.GitHubContext, in actionInputs, res *collect.Result, pre loadedDiff) ([]findings.Finding, string) {
+	keep, note := changeFilter(ctx, gha, ghc, in, res, pre)
+	if keep == nil {
+		return res.Findings, note
+	}
+	var kept []findings.Finding
+	for i := range res.Findings {
+		if keep(&res.Findings[i]) {
+			kept = append(kept, res.Findings[i])
+		}
+	}
+	return kept, note
+}
+
 // TestFilterByDiff: annotations and the summary show the findings on lines the pull request
 // adds; the rest are counted in a note; a base that cannot be read shows everything.
 func TestFilterByDiff(t *testing.T) {
