@@ -310,13 +310,19 @@ func stepCollect(ctx context.Context, s *actionState) error {
 	}
 	printProblems(env, res)
 	printTable(env.Stderr, res)
-	for _, m := range append(append([]string(nil), res.Missing...), res.Files.Unreadable...) {
+	for _, m := range unreadInputs(res) {
 		s.gha.Errorf("%s", "could not read "+m)
 	}
 	for _, w := range res.Warnings {
 		s.gha.Warningf("%s", w)
 	}
 	return nil
+}
+
+// unreadInputs are the inputs that could not be read: those missing, then files that could not
+// be read, in a new slice.
+func unreadInputs(res *collect.Result) []string {
+	return append(append([]string(nil), res.Missing...), res.Files.Unreadable...)
 }
 
 // stepDiff reads the change's diff once, for anchoring events (session-anchor) and filtering.
@@ -357,7 +363,7 @@ func stepSummary(ctx context.Context, s *actionState) error {
 	section := frictionSection(ctx, s)
 	md := summary.Render(summary.Input{
 		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
-		Missing: append(append([]string(nil), res.Missing...), res.Files.Unreadable...),
+		Missing: unreadInputs(res),
 		Failed:  outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
 		Limit: summary.Limit - len(section) - 2, // room for the Friction section
