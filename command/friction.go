@@ -48,6 +48,9 @@ func runFriction(c *cli.Context, env *Env) error {
 	if c.NArg() == 0 {
 		return usageErrorf("friction: name at least one file, folder or glob to read")
 	}
+	if err := checkLimits(c); err != nil {
+		return err
+	}
 	tl := friction.NewTimeline()
 	rd, err := collect.Read(c.Context, collect.Config{Paths: c.Args().Slice(), Format: in, Root: c.String("root"),
 		IncludeUnstructured: true, Redact: c.Bool("redact"), MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}, tl.Add)
