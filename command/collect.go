@@ -45,7 +45,7 @@ func judgmentPaths(c *cli.Context) []string {
 const minMaxRecord = 1 << 20
 
 // checkLimits rejects --jobs below 1 and --max-record-size below 1 MiB as bad usage. Left unset,
-// --jobs is the number of CPUs.
+// --jobs is the number of CPUs. Every command that reads inputs (collect, check, friction) calls it.
 func checkLimits(c *cli.Context) error {
 	if c.IsSet("jobs") && c.Int("jobs") < 1 {
 		return usageErrorf("%s: --jobs %d: want at least 1 (leave it out for one per CPU)", c.Command.Name, c.Int("jobs"))

@@ -48,18 +48,15 @@ func runFriction(c *cli.Context, env *Env) error {
 	if c.NArg() == 0 {
 		return usageErrorf("friction: name at least one file, folder or glob to read")
 	}
-	tl := friction.NewTimeline()
-	rd, err := collect.Read(c.Context, collect.Config{Paths: c.Args().Slice(), Format: in, Root: c.String("root"),
-		IncludeUnstructured: true, Redact: c.Bool("redact"), MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}, tl.Add)
+	if err := checkLimits(c); err != nil {
+		return err
+	}
+	cfg := collect.Config{Paths: c.Args().Slice(), Format: in, Root: c.String("root"), Redact: c.Bool("redact"),
+		MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}
+	rep, rd, err := frictionReport(c.Context, env, cfg, c.Int("examples"))
 	if err != nil {
 		return exit(ExitUsage, err)
 	}
-	anc, err := anchor.New(anchor.Options{Root: rd.Root, ProjectDirs: projectDirsOf(env)})
-	if err != nil {
-		return exit(ExitUsage, err)
-	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Examples: c.Int("examples"),
-		Redactor: redact.New(redact.Options{Disabled: !c.Bool("redact")})})
 	if err := writeFriction(c.String("output"), env, format, rep); err != nil {
 		return exit(ExitUsage, err)
 	}
@@ -73,6 +70,24 @@ func runFriction(c *cli.Context, env *Env) error {
 		return exit(ExitUsage, nil)
 	}
 	return nil
+}
+
+// frictionReport reads the inputs of cfg, every hook decision included, and builds the friction
+// report, anchored to the root found and redacted as cfg.Redact says; examples 0 is the default.
+func frictionReport(ctx context.Context, env *Env, cfg collect.Config, examples int) (friction.Report, *collect.Reading, error) {
+	tl := friction.NewTimeline()
+	cfg.IncludeUnstructured = true
+	rd, err := collect.Read(ctx, cfg, tl.Add)
+	if err != nil {
+		return friction.Report{}, nil, err
+	}
+	anc, err := anchor.New(anchor.Options{Root: rd.Root, ProjectDirs: projectDirsOf(env)})
+	if err != nil {
+		return friction.Report{}, nil, err
+	}
+	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Examples: examples,
+		Redactor: redact.New(redact.Options{Disabled: !cfg.Redact})})
+	return rep, rd, nil
 }
 
 // projectDirsOf are the folders the agent worked in besides the root, as collect takes them.
@@ -112,19 +127,10 @@ func writeFriction(out string, env *Env, format string, rep friction.Report) err
 // and the ladder needs each event with its call, so the inputs are read a second time, one file
 // at a time, without anchoring.
 func frictionSection(ctx context.Context, s *actionState) string {
-	tl := friction.NewTimeline()
 	in := s.in
-	rd, err := collect.Read(ctx, collect.Config{Paths: dropMissingDefault(s.workspace, in.Paths, in.Judgments), Judgments: in.Judgments, Format: in.Format,
-		Root: s.res.Root, IncludeUnstructured: true, Redact: true, Dir: s.workspace, Getenv: s.env.Getenv}, tl.Add)
-	if err != nil {
-		return ""
-	}
-	anc, err := anchor.New(anchor.Options{Root: rd.Root, ProjectDirs: projectDirsOf(s.env)})
-	if err != nil {
-		return ""
-	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
-	if rep.Calls == 0 {
+	rep, _, err := frictionReport(ctx, s.env, collect.Config{Paths: dropMissingDefault(s.workspace, in.Paths, in.Judgments),
+		Judgments: in.Judgments, Format: in.Format, Root: s.res.Root, Redact: true, Dir: s.workspace, Getenv: s.env.Getenv}, 0)
+	if err != nil || rep.Calls == 0 {
 		return ""
 	}
 	return friction.Markdown(rep, summary.FrictionShare)

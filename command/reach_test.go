@@ -37,18 +37,23 @@ func TestActionRefAndSHAInputs(t *testing.T) {
 	}
 }
 
+// A bad ref or sha input is bad usage naming the input at fault, and a value is never echoed as
+// a workflow command of its own.
 func TestActionBadRefInputs(t *testing.T) {
-	for name, vars := range map[string]map[string]string{
-		"ref alone":    {"INPUT_REF": "refs/pull/9/head"},
-		"sha alone":    {"INPUT_SHA": actHead},
-		"short ref":    {"INPUT_REF": "main", "INPUT_SHA": actHead},
-		"short sha":    {"INPUT_REF": "refs/pull/9/head", "INPUT_SHA": "89abcdef"},
-		"injected sha": {"INPUT_REF": "refs/pull/9/head", "INPUT_SHA": actHead + "\n::add-mask::x"},
+	for name, tc := range map[string]struct {
+		vars map[string]string
+		want string
+	}{
+		"ref alone":    {map[string]string{"INPUT_REF": "refs/pull/9/head"}, "::error::inputs ref and sha: give both or neither"},
+		"sha alone":    {map[string]string{"INPUT_SHA": actHead}, "::error::inputs ref and sha: give both or neither"},
+		"short ref":    {map[string]string{"INPUT_REF": "main", "INPUT_SHA": actHead}, "::error::input ref: "},
+		"short sha":    {map[string]string{"INPUT_REF": "refs/pull/9/head", "INPUT_SHA": "89abcdef"}, "::error::input sha: "},
+		"injected sha": {map[string]string{"INPUT_REF": "refs/pull/9/head", "INPUT_SHA": actHead + "\n::add-mask::x"}, "::error::input sha: "},
 	} {
 		t.Run(name, func(t *testing.T) {
-			r := runActionEnv(t, workspace(t, actSHA), vars)
-			if r.code != ExitUsage || !strings.Contains(r.stdout, "::error::input") {
-				t.Errorf("exit %d stdout %q", r.code, r.stdout)
+			r := runActionEnv(t, workspace(t, actSHA), tc.vars)
+			if r.code != ExitUsage || !strings.Contains(r.stdout, tc.want) || strings.Contains(r.stdout, "\n::add-mask::x") {
+				t.Errorf("exit %d stdout %q, want %q", r.code, r.stdout, tc.want)
 			}
 		})
 	}

@@ -15,9 +15,6 @@ import (
 // defaultHookLog is the hook log's place inside the project folder.
 const defaultHookLog = record.DefaultLog
 
-// recordGCPercent is the GC target while recording (GOGC; Go's default is 100).
-const recordGCPercent = 20
-
 // recordCommand is `agc-sarif record [--log FILE] [--runtime NAME] -- HOOK-COMMAND...`.
 func recordCommand(env *Env) *cli.Command {
 	return &cli.Command{
@@ -46,8 +43,7 @@ func recordCommand(env *Env) *cli.Command {
 			if len(argv) == 0 {
 				return usageErrorf("record: no hook command given (usage: agc-sarif record [--log FILE] -- HOOK-COMMAND...)")
 			}
-			// As in agc-record: a low GC target keeps the peak RSS near what is live.
-			debug.SetGCPercent(recordGCPercent)
+			debug.SetGCPercent(record.GCPercent)
 			signals := make(chan os.Signal, 4)
 			signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 			defer signal.Stop(signals)

@@ -3,7 +3,6 @@
 package record_test
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"io"
@@ -92,18 +91,9 @@ func TestBinaryReaderGone(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "log.jsonl")
 			cmd := exec.Command(argv[0], append(argv[1:], "--log", log, "--", "sh", "-c", `echo ready; while :; do echo more; done`)...)
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
-				t.Fatalf("first line %q, %v", line, err)
-			}
+			stdout := startReady(t, cmd)
 			stdout.Close()
-			err = cmd.Wait()
+			err := cmd.Wait()
 			if cmd.ProcessState.ExitCode() != 128+int(syscall.SIGPIPE) {
 				t.Errorf("status %v (%v), want %d: the hook's own end", cmd.ProcessState, err, 128+int(syscall.SIGPIPE))
 			}

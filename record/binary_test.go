@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,6 +74,23 @@ func lastRecord(t *testing.T, path string) hooklog.Record {
 	return r
 }
 
+// startReady starts cmd, whose hook prints "ready" first, and returns its stdout once that line
+// has arrived: the recorder streams the hook's output rather than holding it to the end.
+func startReady(t *testing.T, cmd *exec.Cmd) io.ReadCloser {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("first line %q, %v: output is not streamed", line, err)
+	}
+	return stdout
+}
+
 // alive says whether process pid still exists (and is not a zombie of ours).
 func alive(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
@@ -92,17 +110,7 @@ func TestBinarySIGTERM(t *testing.T) {
 	cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c",
 		`sleep 30 & echo $! >"$1"; echo ready; wait`, "hook", pidFile)
 	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse"}`)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		t.Fatalf("first line %q, %v: output is not streamed", line, err)
-	}
+	startReady(t, cmd)
 	b, _ := os.ReadFile(pidFile)
 	child, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	if err != nil {
@@ -234,20 +242,11 @@ func TestBinarySignals(t *testing.T) {
 			log := filepath.Join(t.TempDir(), "log.jsonl")
 			// exec: the hook is sleep itself, which dies of SIGINT (a shell script would not).
 			cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c", `echo ready; exec sleep 30`)
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
-				t.Fatalf("first line %q, %v", line, err)
-			}
+			startReady(t, cmd)
 			if err := cmd.Process.Signal(tc.sig); err != nil {
 				t.Fatal(err)
 			}
-			err = cmd.Wait()
+			err := cmd.Wait()
 			if cmd.ProcessState.ExitCode() != tc.wantStatus {
 				t.Errorf("status %v (%v), want %d", cmd.ProcessState, err, tc.wantStatus)
 			}

@@ -24,9 +24,6 @@ import (
 // when empty, the module version `go install …@v1.2.3` recorded is used.
 var version string
 
-// recordGCPercent is the GC target while recording (GOGC; Go's default is 100).
-const recordGCPercent = 20
-
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
@@ -54,9 +51,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		fs.Usage()
 		return 2
 	}
-	// The record is built from up to 6 MiB of kept streams in a few copies; a low GC target
-	// keeps the peak RSS near what is live (36 MiB instead of 51 on 200 MB of text).
-	debug.SetGCPercent(recordGCPercent)
+	debug.SetGCPercent(record.GCPercent)
 	dir, _ := os.Getwd()
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
