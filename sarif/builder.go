@@ -137,7 +137,7 @@ func (b *builder) place(fs []findings.Finding) []*item {
 			p, err := repoPath(b.opts.Fallback.Path)
 			if err != nil {
 				lost = append(lost, fmt.Sprintf("%s: %s: no location (%s) and no usable fallback (%v)",
-					sourceString(f.Source), f.RuleID, why, err))
+					findings.SourceString(f.Source), f.RuleID, why, err))
 				continue
 			}
 			it.path, it.loc, it.fallback = p, b.opts.Fallback, why

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 )
@@ -257,7 +255,7 @@ func appendFix(dst []byte, it *item, uri string, reg span) []byte {
 func messageText(it *item) string {
 	text := findings.AlertText(it.f)
 	if it.fallback != "" {
-		text += "\n" + sentence("anchored at the fallback location: "+cut(it.fallback, maxProperty))
+		text += "\n" + findings.Sentence("anchored at the fallback location: "+cut(it.fallback, maxProperty))
 	}
 	if folded := foldedText(it); folded != "" {
 		text += "\n" + folded
@@ -320,7 +318,7 @@ func messageMarkdown(it *item) string {
 				fmt.Fprintf(&b, "- … %d more\n", len(f.Examples)-maxExamples)
 				break
 			}
-			w("- ", mdCode(sourceString(e.Source)))
+			w("- ", mdCode(findings.SourceString(e.Source)))
 			if e.Time != "" {
 				w(" ", mdEscape(e.Time))
 			}
@@ -331,7 +329,7 @@ func messageMarkdown(it *item) string {
 		}
 	}
 	if f.Source.File != "" {
-		w("\n**Source:** ", mdCode(sourceString(f.Source)), "\n")
+		w("\n**Source:** ", mdCode(findings.SourceString(f.Source)), "\n")
 	}
 	if len(it.also) > 0 {
 		w("\n**Folded into this alert:**\n\n")
@@ -358,20 +356,6 @@ func anchoredWhy(it *item) string {
 	return cut(strings.Join(why, "; "), maxProperty)
 }
 
-// sentence makes s start with a capital letter and end with a full stop.
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
-}
-
 func seenLine(f *findings.Finding) string {
 	s := fmt.Sprintf("%d time", max(f.Count, 1))
 	if f.Count > 1 {
@@ -390,13 +374,6 @@ func seenLine(f *findings.Finding) string {
 	return s
 }
 
-func sourceString(s findings.Source) string {
-	if s.Line > 0 {
-		return s.File + ":" + strconv.Itoa(s.Line)
-	}
-	return s.File
-}
-
 // appendProperties appends the property bag of a result: verdict, gate, kind, count, times, call
 // and source, empty values left out, keys sorted.
 func appendProperties(dst []byte, it *item) []byte {
@@ -412,7 +389,7 @@ func appendProperties(dst []byte, it *item) []byte {
 	}
 	source := ""
 	if f.Source.File != "" {
-		source = sourceString(f.Source)
+		source = findings.SourceString(f.Source)
 	}
 	dst = append(dst, '{')
 	n := 0
@@ -477,7 +454,7 @@ func appendFolded(dst []byte, also []*findings.Finding) []byte {
 		dst = strconv.AppendInt(appendKey(append(dst, '{'), "count", true), int64(max(f.Count, 1)), 10)
 		dst = appendString(appendKey(dst, "level", false), string(f.Level))
 		dst = appendString(appendKey(dst, "message", false), cut(findings.FirstSentence(f), maxProperty))
-		dst = appendString(appendKey(dst, "source", false), cut(sourceString(f.Source), maxProperty))
+		dst = appendString(appendKey(dst, "source", false), cut(findings.SourceString(f.Source), maxProperty))
 		v := string(f.Verdict)
 		if v == "" {
 			v = string(f.Kind)
