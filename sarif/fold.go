@@ -30,8 +30,8 @@ func resultRuleID(f *findings.Finding) string {
 func (b *builder) foldKey(it *item) string {
 	fi := b.files.get(it.path)
 	line := region(it.loc, fi).startLine
-	if fi.ok && line <= len(fi.hashes) {
-		return resultRuleID(it.f) + "\x00hash\x00" + fi.hashes[line-1]
+	if h, ok := fi.lineHash(line); ok {
+		return resultRuleID(it.f) + "\x00hash\x00" + h
 	}
 	return fmt.Sprintf("%s\x00at\x00%s\x00%d", resultRuleID(it.f), it.path, line)
 }

@@ -147,8 +147,8 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 		dst = append(dst, `,"kind":"member"}]`...)
 	}
 	dst = append(appendFindingKey(append(dst, `}],"partialFingerprints":{"`+fingerprintKey+`":"`...), it), '"')
-	if line := reg.startLine; fi.ok && line <= len(fi.hashes) {
-		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), fi.hashes[line-1])
+	if h, ok := fi.lineHash(reg.startLine); ok {
+		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), h)
 	}
 	dst = append(dst, '}')
 	if len(rel) > 0 {
