@@ -143,7 +143,7 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 	dst = appendArtifactLocation(append(dst, `{"artifactLocation":`...), uri)
 	dst = append(reg.appendJSON(append(dst, `,"region":`...)), '}')
 	if f.Target != "" {
-		dst = appendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), cut(f.Target, maxProperty))
+		dst = appendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), findings.Cut(f.Target, maxProperty))
 		dst = append(dst, `,"kind":"member"}]`...)
 	}
 	dst = append(appendFindingKey(append(dst, `}],"partialFingerprints":{"`+fingerprintKey+`":"`...), it), '"')
@@ -255,7 +255,7 @@ func appendFix(dst []byte, it *item, uri string, reg span) []byte {
 func messageText(it *item) string {
 	text := findings.AlertText(it.f)
 	if it.fallback != "" {
-		text += "\n" + findings.Sentence("anchored at the fallback location: "+cut(it.fallback, maxProperty))
+		text += "\n" + findings.Sentence("anchored at the fallback location: "+findings.Cut(it.fallback, maxProperty))
 	}
 	if folded := foldedText(it); folded != "" {
 		text += "\n" + folded
@@ -280,14 +280,14 @@ func messageMarkdown(it *item) string {
 	}
 	w("**Gate:** ", mdCode(gate), " (", mdEscape(string(f.Kind)), ")", " · **Rule:** ", mdCode(rule))
 	if f.Target != "" {
-		w(" · **Target:** ", mdCode(cut(f.Target, maxProperty)))
+		w(" · **Target:** ", mdCode(findings.Cut(f.Target, maxProperty)))
 	}
 	w("\n")
 	if c := f.Call; c != nil {
 		sep := "\n**Tool call:** "
 		for _, kv := range [...][2]string{{"runtime", c.Runtime}, {"event", c.Event}, {"tool", c.Tool}, {"hook", c.Hook}} {
 			if kv[1] != "" {
-				w(sep, kv[0], " ", mdCode(cut(kv[1], maxProperty)))
+				w(sep, kv[0], " ", mdCode(findings.Cut(kv[1], maxProperty)))
 				sep = ", "
 			}
 		}
@@ -295,15 +295,15 @@ func messageMarkdown(it *item) string {
 			w("\n")
 		}
 		if c.FilePath != "" {
-			w("\n**File:** ", mdCode(cut(c.FilePath, maxProperty)), "\n")
+			w("\n**File:** ", mdCode(findings.Cut(c.FilePath, maxProperty)), "\n")
 		}
 		if c.Command != "" {
-			w("\n**Command:**\n\n", mdBlock(cut(c.Command, maxCodeBlock)), "\n")
+			w("\n**Command:**\n\n", mdBlock(findings.Cut(c.Command, maxCodeBlock)), "\n")
 		}
 	}
 	if r := f.Repair; r != nil {
-		w("\n**Repair, before:**\n\n", mdBlock(cut(r.Before, maxCodeBlock)), "\n")
-		w("\n**Repair, after:**\n\n", mdBlock(cut(r.After, maxCodeBlock)), "\n")
+		w("\n**Repair, before:**\n\n", mdBlock(findings.Cut(r.Before, maxCodeBlock)), "\n")
+		w("\n**Repair, after:**\n\n", mdBlock(findings.Cut(r.After, maxCodeBlock)), "\n")
 	}
 	if why := anchoredWhy(it); why != "" {
 		w("\n**Why here:** ", mdEscape(why), "\n")
@@ -323,7 +323,7 @@ func messageMarkdown(it *item) string {
 				w(" ", mdEscape(e.Time))
 			}
 			if e.Message != "" {
-				w(": ", mdEscape(cut(oneLine(e.Message), maxMessage)))
+				w(": ", mdEscape(findings.Clip(e.Message, maxMessage)))
 			}
 			w("\n")
 		}
@@ -353,7 +353,7 @@ func anchoredWhy(it *item) string {
 	if it.fallback != "" {
 		why = append(why, "anchored at the fallback location: "+it.fallback)
 	}
-	return cut(strings.Join(why, "; "), maxProperty)
+	return findings.Cut(strings.Join(why, "; "), maxProperty)
 }
 
 func seenLine(f *findings.Finding) string {
@@ -398,7 +398,7 @@ func appendProperties(dst []byte, it *item) []byte {
 			return
 		}
 		if !always {
-			v = cut(v, maxProperty)
+			v = findings.Cut(v, maxProperty)
 		}
 		dst = appendString(appendKey(dst, k, n == 0), v)
 		n++
@@ -453,8 +453,8 @@ func appendFolded(dst []byte, also []*findings.Finding) []byte {
 		}
 		dst = strconv.AppendInt(appendKey(append(dst, '{'), "count", true), int64(max(f.Count, 1)), 10)
 		dst = appendString(appendKey(dst, "level", false), string(f.Level))
-		dst = appendString(appendKey(dst, "message", false), cut(findings.FirstSentence(f), maxProperty))
-		dst = appendString(appendKey(dst, "source", false), cut(findings.SourceString(f.Source), maxProperty))
+		dst = appendString(appendKey(dst, "message", false), findings.Cut(findings.FirstSentence(f), maxProperty))
+		dst = appendString(appendKey(dst, "source", false), findings.Cut(findings.SourceString(f.Source), maxProperty))
 		v := string(f.Verdict)
 		if v == "" {
 			v = string(f.Kind)
