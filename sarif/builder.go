@@ -205,7 +205,8 @@ func (b *builder) keepHeaviest(items []*item, n int, summary string) []*item {
 	return kept
 }
 
-// perRule counts dropped items by rule id and level: "rule g/r: 12 results (note)".
+// perRule counts dropped items by the ruleId their results would have had, and level:
+// "rule g/r: 12 results (note)".
 func perRule(gone []*item) []string {
 	type key struct {
 		rule  string
@@ -213,7 +214,7 @@ func perRule(gone []*item) []string {
 	}
 	counts := map[key]int{}
 	for _, it := range gone {
-		counts[key{it.f.RuleID, it.level}]++
+		counts[key{resultRuleID(it.f), it.level}]++
 	}
 	keys := make([]key, 0, len(counts))
 	for k := range counts {
