@@ -455,11 +455,7 @@ func appendFolded(dst []byte, also []*findings.Finding) []byte {
 		dst = appendString(appendKey(dst, "level", false), string(f.Level))
 		dst = appendString(appendKey(dst, "message", false), findings.Cut(findings.FirstSentence(f), maxProperty))
 		dst = appendString(appendKey(dst, "source", false), findings.Cut(findings.SourceString(f.Source), maxProperty))
-		v := string(f.Verdict)
-		if v == "" {
-			v = string(f.Kind)
-		}
-		dst = append(appendString(appendKey(dst, "verdict", false), v), '}')
+		dst = append(appendString(appendKey(dst, "verdict", false), foldedVerdict(f)), '}')
 	}
 	return append(dst, ']')
 }
