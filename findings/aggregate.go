@@ -288,9 +288,7 @@ func mergeInto(m *Finding, f Finding, msgs map[string]int, max int) {
 		m.LastTime = lasts
 	}
 	for _, src := range f.Sources {
-		if !slices.Contains(m.Sources, src) && len(m.Sources) < MaxSources {
-			m.Sources = append(m.Sources, src)
-		}
+		addSource(m, src)
 	}
 	exs := f.Examples
 	if len(exs) == 0 {

@@ -220,8 +220,13 @@ func (s *Set) agree(slot int32, file string) {
 		if file == f.Source.File {
 			return
 		}
-		f.Sources = append(f.Sources, f.Source.File)
+		addSource(f, f.Source.File)
 	}
+	addSource(f, file)
+}
+
+// addSource names file in f.Sources unless it is named there or MaxSources are.
+func addSource(f *Finding, file string) {
 	if !slices.Contains(f.Sources, file) && len(f.Sources) < MaxSources {
 		f.Sources = append(f.Sources, file)
 	}

@@ -130,7 +130,7 @@ func RepairLine(r *Repair) string {
 	}
 	before, after := Clip(r.Before, maxSide), Clip(r.After, maxSide)
 	if before == after && r.Before != r.After {
-		before, after = cutRunes(strconv.Quote(r.Before), maxSide), cutRunes(strconv.Quote(r.After), maxSide)
+		before, after = Cut(strconv.Quote(r.Before), maxSide), Cut(strconv.Quote(r.After), maxSide)
 	}
 	return "Repair: " + orEmpty(before) + " → " + orEmpty(after)
 }
@@ -189,10 +189,10 @@ func Sentence(s string) string {
 
 // Clip puts s on one line (runs of white space become one space) and cuts it to at most n
 // runes, marking a cut with "…".
-func Clip(s string, n int) string { return cutRunes(strings.Join(strings.Fields(s), " "), n) }
+func Clip(s string, n int) string { return Cut(oneLine(s), n) }
 
-// cutRunes cuts s to at most n runes, marking a cut with "…".
-func cutRunes(s string, n int) string {
+// Cut cuts s to at most n runes, marking a cut with "…".
+func Cut(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -202,6 +202,33 @@ func cutRunes(s string, n int) string {
 			return s[:i] + "…"
 		}
 		k++
+	}
+	return s
+}
+
+// oneLine is strings.Join(strings.Fields(s), " "), without the work when s is already so.
+func oneLine(s string) string {
+	space := true // the previous character was a space, or s starts here
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return strings.Join(strings.Fields(s), " ")
+			}
+			space = false
+			i += n
+			continue
+		}
+		isSpace := c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+		if isSpace && (c != ' ' || space) {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		space = isSpace
+		i++
+	}
+	if space && s != "" {
+		return strings.Join(strings.Fields(s), " ")
 	}
 	return s
 }

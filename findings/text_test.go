@@ -59,3 +59,24 @@ func TestAlertTextCuts(t *testing.T) {
 		t.Errorf("alert text has %d lines, want 8 (one per fact):\n%s", lines, text)
 	}
 }
+
+// TestOneLine checks oneLine against strings.Fields and strings.Join.
+func TestOneLine(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "ü b", "a\u00a0b",
+		"a\u2003b", "\u0085", "x\xffy z", "one two three.", "\v", "a\r\nb"} {
+		want := strings.Join(strings.Fields(s), " ")
+		if got := oneLine(s); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// FuzzOneLine checks oneLine against strings.Fields and strings.Join on any text.
+func FuzzOneLine(f *testing.F) {
+	f.Add("a  b\t\u00a0c ")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

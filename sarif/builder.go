@@ -137,7 +137,7 @@ func (b *builder) place(fs []findings.Finding) []*item {
 			p, err := repoPath(b.opts.Fallback.Path)
 			if err != nil {
 				lost = append(lost, fmt.Sprintf("%s: %s: no location (%s) and no usable fallback (%v)",
-					sourceString(f.Source), f.RuleID, why, err))
+					findings.SourceString(f.Source), f.RuleID, why, err))
 				continue
 			}
 			it.path, it.loc, it.fallback = p, b.opts.Fallback, why
@@ -160,13 +160,12 @@ func (b *builder) drop(summary string, details []string) {
 	b.note("warning", summary)
 }
 
-// heavier orders items for keeping: level, then count, then input order.
+// heavier orders items for keeping: as leads (level, verdict, count), then input order. It is
+// the order fold picks a group's head by and collect's Bound keeps groups by, so a result kept
+// while reading is not the first one dropped here.
 func heavier(a, b *item) bool {
-	if wa, wb := a.level.Weight(), b.level.Weight(); wa != wb {
-		return wa > wb
-	}
-	if a.f.Count != b.f.Count {
-		return a.f.Count > b.f.Count
+	if leads(a, b) || leads(b, a) {
+		return leads(a, b)
 	}
 	return a.order < b.order
 }
@@ -182,7 +181,7 @@ func (b *builder) limitResults(items []*item) []*item {
 		return items
 	}
 	kept := b.keepHeaviest(items, limit,
-		fmt.Sprintf("%d of %d results left out to stay within GitHub's limit of %d results per run (the lightest by level, then count)",
+		fmt.Sprintf("%d of %d results left out to stay within GitHub's limit of %d results per run (the lightest by level, verdict, then count)",
 			len(items)-limit, len(items), limit))
 	return kept
 }
@@ -206,7 +205,8 @@ func (b *builder) keepHeaviest(items []*item, n int, summary string) []*item {
 	return kept
 }
 
-// perRule counts dropped items by rule id and level: "rule g/r: 12 results (note)".
+// perRule counts dropped items by the ruleId their results would have had, and level:
+// "rule g/r: 12 results (note)".
 func perRule(gone []*item) []string {
 	type key struct {
 		rule  string
@@ -214,7 +214,7 @@ func perRule(gone []*item) []string {
 	}
 	counts := map[key]int{}
 	for _, it := range gone {
-		counts[key{it.f.RuleID, it.level}]++
+		counts[key{resultRuleID(it.f), it.level}]++
 	}
 	keys := make([]key, 0, len(counts))
 	for k := range counts {
@@ -260,7 +260,7 @@ func (b *builder) fit(items []*item, maxGzip int) (*Log, error) {
 		}
 		n := min(len(items)-1, int(float64(len(items))*float64(maxGzip)/float64(size)*0.95))
 		items = b.keepHeaviest(items, max(n, 0),
-			fmt.Sprintf("%d of %d results left out: the gzipped SARIF was about %d bytes, over GitHub's limit of %d (the lightest by level, then count)",
+			fmt.Sprintf("%d of %d results left out: the gzipped SARIF was about %d bytes, over GitHub's limit of %d (the lightest by level, verdict, then count)",
 				len(items)-max(n, 0), len(items), size, maxGzip))
 	}
 }

@@ -20,6 +20,15 @@ type fileInfo struct {
 // lines is the number of lines of the file (a final newline starts an empty last line).
 func (fi *fileInfo) lines() int { return len(fi.lineLens) }
 
+// lineHash is the primaryLocationLineHash of the 1-based line; false when the file was not read
+// or has no such line.
+func (fi *fileInfo) lineHash(line int) (string, bool) {
+	if !fi.ok || line < 1 || line > len(fi.hashes) {
+		return "", false
+	}
+	return fi.hashes[line-1], true
+}
+
 // repoFiles reads files under the repository root, once each, never outside it.
 type repoFiles struct {
 	root  *os.Root // nil when there is no root to read

@@ -30,8 +30,8 @@ func resultRuleID(f *findings.Finding) string {
 func (b *builder) foldKey(it *item) string {
 	fi := b.files.get(it.path)
 	line := region(it.loc, fi).startLine
-	if fi.ok && line <= len(fi.hashes) {
-		return resultRuleID(it.f) + "\x00hash\x00" + fi.hashes[line-1]
+	if h, ok := fi.lineHash(line); ok {
+		return resultRuleID(it.f) + "\x00hash\x00" + h
 	}
 	return fmt.Sprintf("%s\x00at\x00%s\x00%d", resultRuleID(it.f), it.path, line)
 }
@@ -138,11 +138,7 @@ func foldedText(it *item) string {
 
 // foldedLine describes one folded finding on one line.
 func foldedLine(f *findings.Finding) string {
-	v := string(f.Verdict)
-	if v == "" {
-		v = string(f.Kind)
-	}
-	s := v + ": " + findings.FirstSentence(f)
+	s := foldedVerdict(f) + ": " + findings.FirstSentence(f)
 	if r := findings.RepairLine(f.Repair); r != "" {
 		s += " " + r + "."
 	} else if c := findings.CallLine(f.Call); c != "" {
@@ -155,4 +151,13 @@ func foldedLine(f *findings.Finding) string {
 		s += " Recorded at " + findings.SourceString(f.Source) + "."
 	}
 	return s
+}
+
+// foldedVerdict names a folded finding's verdict, or its kind when it has none (a contract
+// breach), in its text line and its properties alike.
+func foldedVerdict(f *findings.Finding) string {
+	if f.Verdict == "" {
+		return string(f.Kind)
+	}
+	return string(f.Verdict)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // manyFindings makes n findings over rules rules; every tenth is an error, every third a
@@ -84,7 +85,8 @@ func TestLimitResults(t *testing.T) {
 	}
 }
 
-// TestLimitKeepsHeaviest checks the order of keeping: level, then count, then input order.
+// TestLimitKeepsHeaviest checks the order of keeping: level, then count, then input order
+// (verdicts alike; TestLimitWeighsVerdict weighs them).
 func TestLimitKeepsHeaviest(t *testing.T) {
 	line := 0
 	mk := func(msg string, lvl findings.Level, count int) findings.Finding {
@@ -106,6 +108,30 @@ func TestLimitKeepsHeaviest(t *testing.T) {
 	}
 	want := "error 1.|warning 5.|warning 5 later.|error 2."
 	if strings.Join(got, "|") != want {
+		t.Errorf("kept %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}
+
+// TestLimitWeighsVerdict checks that, within one level, the heavier verdict is kept before the
+// larger count: the order fold and collect's Bound use too.
+func TestLimitWeighsVerdict(t *testing.T) {
+	line := 0
+	mk := func(msg string, v gates.Verdict, count int) findings.Finding {
+		line++ // one line each: results on one line of one rule are folded
+		return findings.Finding{RuleID: "g/r", Gate: "g", Rule: "r", Kind: findings.RuntimeGate, Level: findings.Warning,
+			Verdict: v, Message: msg, Location: &findings.Location{Path: "a.go", StartLine: line}, Count: count}
+	}
+	fs := []findings.Finding{mk("steer 9.", gates.Steer, 9), mk("block 1.", gates.Block, 1),
+		mk("repaired 2.", gates.Repaired, 2), mk("steer 3.", gates.Steer, 3)}
+	opts := testOptions(t.TempDir())
+	opts.MaxResults = 2
+	_, _, doc := written(t, fs, opts)
+	var got []string
+	for _, r := range list(t, run0(t, doc), "results") {
+		text := r.(map[string]any)["message"].(map[string]any)["text"].(string)
+		got = append(got, strings.SplitN(text, "\n", 2)[0])
+	}
+	if want := "block 1.|repaired 2."; strings.Join(got, "|") != want {
 		t.Errorf("kept %q\nwant %q", strings.Join(got, "|"), want)
 	}
 }

@@ -2,7 +2,6 @@ package sarif
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -78,46 +77,4 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
-}
-
-// cut shortens s to at most n runes, marking the cut.
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i, k := 0, 0
-	for i = range s {
-		if k == n-1 {
-			break
-		}
-		k++
-	}
-	return s[:i] + "…"
-}
-
-// oneLine is strings.Join(strings.Fields(s), " "), without the work when s is already so.
-func oneLine(s string) string {
-	space := true // the previous character was a space, or s starts here
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if unicode.IsSpace(r) {
-				return strings.Join(strings.Fields(s), " ")
-			}
-			space = false
-			i += n
-			continue
-		}
-		isSpace := c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-		if isSpace && (c != ' ' || space) {
-			return strings.Join(strings.Fields(s), " ")
-		}
-		space = isSpace
-		i++
-	}
-	if space && s != "" {
-		return strings.Join(strings.Fields(s), " ")
-	}
-	return s
 }

@@ -149,7 +149,7 @@ func notification(n Notification) *gosarif.Notification {
 	default:
 		out.Level = "warning"
 	}
-	text := cut(n.Message, maxCodeBlock)
+	text := findings.Cut(n.Message, maxCodeBlock)
 	if text == "" {
 		text = "(no message)"
 	}

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 )
@@ -145,12 +143,12 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 	dst = appendArtifactLocation(append(dst, `{"artifactLocation":`...), uri)
 	dst = append(reg.appendJSON(append(dst, `,"region":`...)), '}')
 	if f.Target != "" {
-		dst = appendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), cut(f.Target, maxProperty))
+		dst = appendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), findings.Cut(f.Target, maxProperty))
 		dst = append(dst, `,"kind":"member"}]`...)
 	}
 	dst = append(appendFindingKey(append(dst, `}],"partialFingerprints":{"`+fingerprintKey+`":"`...), it), '"')
-	if line := reg.startLine; fi.ok && line <= len(fi.hashes) {
-		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), fi.hashes[line-1])
+	if h, ok := fi.lineHash(reg.startLine); ok {
+		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), h)
 	}
 	dst = append(dst, '}')
 	if len(rel) > 0 {
@@ -257,7 +255,7 @@ func appendFix(dst []byte, it *item, uri string, reg span) []byte {
 func messageText(it *item) string {
 	text := findings.AlertText(it.f)
 	if it.fallback != "" {
-		text += "\n" + sentence("anchored at the fallback location: "+cut(it.fallback, maxProperty))
+		text += "\n" + findings.Sentence("anchored at the fallback location: "+findings.Cut(it.fallback, maxProperty))
 	}
 	if folded := foldedText(it); folded != "" {
 		text += "\n" + folded
@@ -282,14 +280,14 @@ func messageMarkdown(it *item) string {
 	}
 	w("**Gate:** ", mdCode(gate), " (", mdEscape(string(f.Kind)), ")", " · **Rule:** ", mdCode(rule))
 	if f.Target != "" {
-		w(" · **Target:** ", mdCode(cut(f.Target, maxProperty)))
+		w(" · **Target:** ", mdCode(findings.Cut(f.Target, maxProperty)))
 	}
 	w("\n")
 	if c := f.Call; c != nil {
 		sep := "\n**Tool call:** "
 		for _, kv := range [...][2]string{{"runtime", c.Runtime}, {"event", c.Event}, {"tool", c.Tool}, {"hook", c.Hook}} {
 			if kv[1] != "" {
-				w(sep, kv[0], " ", mdCode(cut(kv[1], maxProperty)))
+				w(sep, kv[0], " ", mdCode(findings.Cut(kv[1], maxProperty)))
 				sep = ", "
 			}
 		}
@@ -297,15 +295,15 @@ func messageMarkdown(it *item) string {
 			w("\n")
 		}
 		if c.FilePath != "" {
-			w("\n**File:** ", mdCode(cut(c.FilePath, maxProperty)), "\n")
+			w("\n**File:** ", mdCode(findings.Cut(c.FilePath, maxProperty)), "\n")
 		}
 		if c.Command != "" {
-			w("\n**Command:**\n\n", mdBlock(cut(c.Command, maxCodeBlock)), "\n")
+			w("\n**Command:**\n\n", mdBlock(findings.Cut(c.Command, maxCodeBlock)), "\n")
 		}
 	}
 	if r := f.Repair; r != nil {
-		w("\n**Repair, before:**\n\n", mdBlock(cut(r.Before, maxCodeBlock)), "\n")
-		w("\n**Repair, after:**\n\n", mdBlock(cut(r.After, maxCodeBlock)), "\n")
+		w("\n**Repair, before:**\n\n", mdBlock(findings.Cut(r.Before, maxCodeBlock)), "\n")
+		w("\n**Repair, after:**\n\n", mdBlock(findings.Cut(r.After, maxCodeBlock)), "\n")
 	}
 	if why := anchoredWhy(it); why != "" {
 		w("\n**Why here:** ", mdEscape(why), "\n")
@@ -320,18 +318,18 @@ func messageMarkdown(it *item) string {
 				fmt.Fprintf(&b, "- … %d more\n", len(f.Examples)-maxExamples)
 				break
 			}
-			w("- ", mdCode(sourceString(e.Source)))
+			w("- ", mdCode(findings.SourceString(e.Source)))
 			if e.Time != "" {
 				w(" ", mdEscape(e.Time))
 			}
 			if e.Message != "" {
-				w(": ", mdEscape(cut(oneLine(e.Message), maxMessage)))
+				w(": ", mdEscape(findings.Clip(e.Message, maxMessage)))
 			}
 			w("\n")
 		}
 	}
 	if f.Source.File != "" {
-		w("\n**Source:** ", mdCode(sourceString(f.Source)), "\n")
+		w("\n**Source:** ", mdCode(findings.SourceString(f.Source)), "\n")
 	}
 	if len(it.also) > 0 {
 		w("\n**Folded into this alert:**\n\n")
@@ -355,21 +353,7 @@ func anchoredWhy(it *item) string {
 	if it.fallback != "" {
 		why = append(why, "anchored at the fallback location: "+it.fallback)
 	}
-	return cut(strings.Join(why, "; "), maxProperty)
-}
-
-// sentence makes s start with a capital letter and end with a full stop.
-func sentence(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
+	return findings.Cut(strings.Join(why, "; "), maxProperty)
 }
 
 func seenLine(f *findings.Finding) string {
@@ -390,13 +374,6 @@ func seenLine(f *findings.Finding) string {
 	return s
 }
 
-func sourceString(s findings.Source) string {
-	if s.Line > 0 {
-		return s.File + ":" + strconv.Itoa(s.Line)
-	}
-	return s.File
-}
-
 // appendProperties appends the property bag of a result: verdict, gate, kind, count, times, call
 // and source, empty values left out, keys sorted.
 func appendProperties(dst []byte, it *item) []byte {
@@ -412,7 +389,7 @@ func appendProperties(dst []byte, it *item) []byte {
 	}
 	source := ""
 	if f.Source.File != "" {
-		source = sourceString(f.Source)
+		source = findings.SourceString(f.Source)
 	}
 	dst = append(dst, '{')
 	n := 0
@@ -421,7 +398,7 @@ func appendProperties(dst []byte, it *item) []byte {
 			return
 		}
 		if !always {
-			v = cut(v, maxProperty)
+			v = findings.Cut(v, maxProperty)
 		}
 		dst = appendString(appendKey(dst, k, n == 0), v)
 		n++
@@ -476,13 +453,9 @@ func appendFolded(dst []byte, also []*findings.Finding) []byte {
 		}
 		dst = strconv.AppendInt(appendKey(append(dst, '{'), "count", true), int64(max(f.Count, 1)), 10)
 		dst = appendString(appendKey(dst, "level", false), string(f.Level))
-		dst = appendString(appendKey(dst, "message", false), cut(findings.FirstSentence(f), maxProperty))
-		dst = appendString(appendKey(dst, "source", false), cut(sourceString(f.Source), maxProperty))
-		v := string(f.Verdict)
-		if v == "" {
-			v = string(f.Kind)
-		}
-		dst = append(appendString(appendKey(dst, "verdict", false), v), '}')
+		dst = appendString(appendKey(dst, "message", false), findings.Cut(findings.FirstSentence(f), maxProperty))
+		dst = appendString(appendKey(dst, "source", false), findings.Cut(findings.SourceString(f.Source), maxProperty))
+		dst = append(appendString(appendKey(dst, "verdict", false), foldedVerdict(f)), '}')
 	}
 	return append(dst, ']')
 }

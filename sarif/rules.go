@@ -73,8 +73,8 @@ func descriptor(s *ruleStats) *gosarif.ReportingDescriptor {
 	lvl := kindLevel(s.kind)
 	d := gosarif.NewRule(s.id).
 		WithName(pascalCase(s.id)).
-		WithShortDescription(gosarif.NewMultiformatMessageString(cut(shortText(s), maxDescription))).
-		WithFullDescription(gosarif.NewMultiformatMessageString(cut(fullText(s), maxDescription))).
+		WithShortDescription(gosarif.NewMultiformatMessageString(findings.Cut(shortText(s), maxDescription))).
+		WithFullDescription(gosarif.NewMultiformatMessageString(findings.Cut(fullText(s), maxDescription))).
 		WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(string(lvl)))
 	text, md := helpText(s)
 	d.WithTextHelp(text).WithMarkdownHelp(md)
@@ -99,9 +99,9 @@ func kindLevel(k findings.Kind) findings.Level {
 // that stands alone, and a link to the README's table of all checks.
 func contractDescriptor(c gates.Check) *gosarif.ReportingDescriptor {
 	d := gosarif.NewRule(c.ID).
-		WithName(cut(c.Name, maxRuleName)).
-		WithShortDescription(gosarif.NewMultiformatMessageString(cut(plain(c.Short), maxDescription))).
-		WithFullDescription(gosarif.NewMultiformatMessageString(cut(plain(c.Full), maxDescription))).
+		WithName(findings.Cut(c.Name, maxRuleName)).
+		WithShortDescription(gosarif.NewMultiformatMessageString(findings.Cut(plain(c.Short), maxDescription))).
+		WithFullDescription(gosarif.NewMultiformatMessageString(findings.Cut(plain(c.Full), maxDescription))).
 		WithDefaultConfiguration(gosarif.NewReportingConfiguration().WithLevel(c.Level)).
 		WithHelpURI(ContractTableURI)
 	applies := "Applies to: " + bindingText(c.Binding) + ". Severity: " + c.Level +
@@ -183,7 +183,7 @@ func pascalCase(id string) string {
 	if b.Len() == 0 {
 		return "Rule"
 	}
-	return cut(b.String(), maxRuleName)
+	return findings.Cut(b.String(), maxRuleName)
 }
 
 // gatePhrase names a gate with its kind: "the runtime gate g (a hook at a tool boundary)";

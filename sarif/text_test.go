@@ -56,9 +56,9 @@ func TestMarkdownHelpers(t *testing.T) {
 		{"block with fence", mdBlock("```\nx\n````"), "`````\n```\nx\n````\n`````"},
 		{"escape", mdEscape("<a href=x>*b*</a> _c_ [d](e) `f` | & \\"), "\\<a href=x\\>\\*b\\*\\</a\\> \\_c\\_ \\[d\\](e) \\`f\\` \\| \\& \\\\"},
 		{"escape list start", mdEscape("- item\nnext"), "\\- item next"},
-		{"cut short", cut("héllo", 10), "héllo"},
-		{"cut exact", cut("héllo", 5), "héllo"},
-		{"cut long", cut("héllo wörld", 5), "héll…"},
+		{"cut short", findings.Cut("héllo", 10), "héllo"},
+		{"cut exact", findings.Cut("héllo", 5), "héllo"},
+		{"cut long", findings.Cut("héllo wörld", 5), "héll…"},
 		{"pascal", pascalCase("workstream-isolation/main-checkout-access"), "WorkstreamIsolationMainCheckoutAccess"},
 		{"pascal hook", pascalCase("hook/guard.sh"), "HookGuardSh"},
 		{"pascal empty", pascalCase("/-/"), "Rule"},
@@ -88,25 +88,4 @@ func TestMissingRoot(t *testing.T) {
 	if !containsSubstring(notificationTexts(t, run), "repository root /nonexistent/agc-sarif-root") {
 		t.Errorf("notifications %q do not name the root", notificationTexts(t, run))
 	}
-}
-
-// TestOneLine checks oneLine against strings.Fields and strings.Join.
-func TestOneLine(t *testing.T) {
-	for _, s := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "ü b", "a\u00a0b",
-		"a\u2003b", "\u0085", "x\xffy z", "one two three.", "\v", "a\r\nb"} {
-		want := strings.Join(strings.Fields(s), " ")
-		if got := oneLine(s); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
-
-// FuzzOneLine checks oneLine against strings.Fields and strings.Join on any text.
-func FuzzOneLine(f *testing.F) {
-	f.Add("a  b\t\u00a0c ")
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
-		}
-	})
 }
