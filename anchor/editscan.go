@@ -156,7 +156,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 		ToolInput json.RawMessage `json:"tool_input"`
 	}
 	if len(rec.Input) > 0 && rec.Input[0] == '{' && json.Unmarshal(rec.Input, &in) == nil && isEditTool(in.ToolName) {
-		if a.AddEdit(Edit{Session: first(in.SessionID, session), Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.ToolInput}) {
+		if a.AddEdit(Edit{Session: first(in.SessionID, session), Tool: in.ToolName, Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.ToolInput}) {
 			n++
 		}
 	}
@@ -168,7 +168,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 	if len(rec.Message.Content) > 0 && rec.Message.Content[0] == '[' && json.Unmarshal(rec.Message.Content, &blocks) == nil {
 		for _, bl := range blocks {
 			if bl.Type == "tool_use" && isEditTool(bl.Name) &&
-				a.AddEdit(Edit{Session: session, Source: src, Time: at, Cwd: *cwd, Input: bl.Input}) {
+				a.AddEdit(Edit{Session: session, Tool: bl.Name, Source: src, Time: at, Cwd: *cwd, Input: bl.Input}) {
 				n++
 			}
 		}

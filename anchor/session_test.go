@@ -202,3 +202,20 @@ func TestScanEdits(t *testing.T) {
 		t.Error("a missing file gave no error")
 	}
 }
+
+// TestAddEditOtherRuntimes: an edit tool of another runtime is read with that runtime's binding
+// (Copilot's edit names its file "path" and its text "new_str"), not with Claude Code's keys.
+func TestAddEditOtherRuntimes(t *testing.T) {
+	root, d := sessionRepo(t)
+	a := newAnchorer(t, Options{Root: root, Diff: d})
+	for _, e := range []Edit{
+		{Tool: "edit", Input: []byte(`{"path":"src/a.py","old_str":"x","new_str":"def added():"}`)},
+		{Tool: "create", Input: []byte(`{"path":"src/b.py","file_text":"new file line one"}`)},
+		{Tool: "replace", Input: []byte(`{"file_path":"src/a.py","old_string":"x","new_string":"    return 42"}`)},
+	} {
+		e.Session, e.Source = "s1", findings.Source{File: "t.jsonl", Line: 1}
+		if !a.AddEdit(e) {
+			t.Errorf("%s edit %s was not recorded", e.Tool, e.Input)
+		}
+	}
+}
