@@ -36,7 +36,8 @@ func (a *Anchorer) ScanEdits(ctx context.Context, name, path string) (int, error
 	}
 	defer fh.Close()
 	br := bufio.NewReaderSize(fh, 64<<10)
-	if head, _ := br.Peek(512); len(bytes.TrimLeft(head, " \t\r\n\ufeff")) > 0 && bytes.TrimLeft(head, " \t\r\n\ufeff")[0] == '[' {
+	head, _ := br.Peek(512)
+	if t := bytes.TrimLeft(head, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '[' {
 		return a.scanArray(ctx, name, br)
 	}
 	return a.scanLines(ctx, name, br)
