@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // maxScanLine is the longest record read when looking for edits; longer lines are passed over
@@ -132,6 +133,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 		return 0
 	}
 	var rec struct {
+		Runtime    string          `json:"runtime"`
 		SessionID  string          `json:"sessionId"`
 		SessionID2 string          `json:"session_id"`
 		Timestamp  string          `json:"timestamp"`
@@ -150,14 +152,8 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 		*cwd = rec.Cwd
 	}
 	n := 0
-	var in struct {
-		SessionID string          `json:"session_id"`
-		Cwd       string          `json:"cwd"`
-		ToolName  string          `json:"tool_name"`
-		ToolInput json.RawMessage `json:"tool_input"`
-	}
-	if len(rec.Input) > 0 && rec.Input[0] == '{' && json.Unmarshal(rec.Input, &in) == nil && isEditTool(in.ToolName) {
-		if a.AddEdit(Edit{Session: first(in.SessionID, session), Tool: in.ToolName, Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.ToolInput}) {
+	if in, ok := hookCall(rec.Runtime, rec.Input); ok && isEditTool(in.Tool) {
+		if a.AddEdit(Edit{Session: first(in.SessionID, session), Tool: in.Tool, Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.Input}) {
 			n++
 		}
 	}
@@ -175,6 +171,28 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 		}
 	}
 	return n
+}
+
+// hookCall reads the call a hook log record's input (the hook's stdin) names, as the hook log
+// reader does: with the record's runtime binding when it reads its own stdin shape (Copilot's
+// camelCase), else from the snake_case fields the other runtimes send.
+func hookCall(runtime string, raw json.RawMessage) (gates.HookCall, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return gates.HookCall{}, false
+	}
+	if c, ok := gates.BindingFor(runtime).HookInput(raw); ok {
+		return c, true
+	}
+	var in struct {
+		SessionID string          `json:"session_id"`
+		Cwd       string          `json:"cwd"`
+		ToolName  string          `json:"tool_name"`
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	if json.Unmarshal(raw, &in) != nil {
+		return gates.HookCall{}, false
+	}
+	return gates.HookCall{Tool: in.ToolName, SessionID: in.SessionID, Cwd: in.Cwd, Input: in.ToolInput}, true
 }
 
 // first is the first non-empty string.
