@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // maxScanLine is the longest record read when looking for edits; longer lines are passed over
@@ -36,7 +37,8 @@ func (a *Anchorer) ScanEdits(ctx context.Context, name, path string) (int, error
 	}
 	defer fh.Close()
 	br := bufio.NewReaderSize(fh, 64<<10)
-	if head, _ := br.Peek(512); len(bytes.TrimLeft(head, " \t\r\n\ufeff")) > 0 && bytes.TrimLeft(head, " \t\r\n\ufeff")[0] == '[' {
+	head, _ := br.Peek(512)
+	if t := bytes.TrimLeft(head, " \t\r\n\ufeff"); len(t) > 0 && t[0] == '[' {
 		return a.scanArray(ctx, name, br)
 	}
 	return a.scanLines(ctx, name, br)
@@ -131,6 +133,7 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 		return 0
 	}
 	var rec struct {
+		Runtime    string          `json:"runtime"`
 		SessionID  string          `json:"sessionId"`
 		SessionID2 string          `json:"session_id"`
 		Timestamp  string          `json:"timestamp"`
@@ -149,14 +152,8 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 		*cwd = rec.Cwd
 	}
 	n := 0
-	var in struct {
-		SessionID string          `json:"session_id"`
-		Cwd       string          `json:"cwd"`
-		ToolName  string          `json:"tool_name"`
-		ToolInput json.RawMessage `json:"tool_input"`
-	}
-	if len(rec.Input) > 0 && rec.Input[0] == '{' && json.Unmarshal(rec.Input, &in) == nil && isEditTool(in.ToolName) {
-		if a.AddEdit(Edit{Session: first(in.SessionID, session), Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.ToolInput}) {
+	if in, ok := hookCall(rec.Runtime, rec.Input); ok && isEditTool(in.Tool) {
+		if a.AddEdit(Edit{Session: first(in.SessionID, session), Tool: in.Tool, Source: src, Time: at, Cwd: first(in.Cwd, *cwd), Input: in.Input}) {
 			n++
 		}
 	}
@@ -168,12 +165,34 @@ func (a *Anchorer) scanRecord(b []byte, src findings.Source, cwd *string) int {
 	if len(rec.Message.Content) > 0 && rec.Message.Content[0] == '[' && json.Unmarshal(rec.Message.Content, &blocks) == nil {
 		for _, bl := range blocks {
 			if bl.Type == "tool_use" && isEditTool(bl.Name) &&
-				a.AddEdit(Edit{Session: session, Source: src, Time: at, Cwd: *cwd, Input: bl.Input}) {
+				a.AddEdit(Edit{Session: session, Tool: bl.Name, Source: src, Time: at, Cwd: *cwd, Input: bl.Input}) {
 				n++
 			}
 		}
 	}
 	return n
+}
+
+// hookCall reads the call a hook log record's input (the hook's stdin) names, as the hook log
+// reader does: with the record's runtime binding when it reads its own stdin shape (Copilot's
+// camelCase), else from the snake_case fields the other runtimes send.
+func hookCall(runtime string, raw json.RawMessage) (gates.HookCall, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return gates.HookCall{}, false
+	}
+	if c, ok := gates.BindingFor(runtime).HookInput(raw); ok {
+		return c, true
+	}
+	var in struct {
+		SessionID string          `json:"session_id"`
+		Cwd       string          `json:"cwd"`
+		ToolName  string          `json:"tool_name"`
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	if json.Unmarshal(raw, &in) != nil {
+		return gates.HookCall{}, false
+	}
+	return gates.HookCall{Tool: in.ToolName, SessionID: in.SessionID, Cwd: in.Cwd, Input: in.ToolInput}, true
 }
 
 // first is the first non-empty string.

@@ -36,16 +36,20 @@ func ParseSessionMode(s string) (SessionMode, error) {
 // MaxEdits bounds the edit positions kept over all sessions; later edits are counted, not kept.
 const MaxEdits = 1 << 17
 
-// isEditTool reports whether a tool's calls are edits, their file and new text saying where they
-// stand: an edit tool of any registered runtime binding.
-func isEditTool(name string) bool {
+// editBinding is the runtime binding whose edit tools include name, nil when none does: its
+// ToolCall reads where the edit's file and new text are in the input.
+func editBinding(name string) gates.Binding {
 	for _, b := range gates.Bindings() {
 		if slices.Contains(b.EditTools(), name) {
-			return true
+			return b
 		}
 	}
-	return false
+	return nil
 }
+
+// isEditTool reports whether a tool's calls are edits, their file and new text saying where they
+// stand: an edit tool of any registered runtime binding.
+func isEditTool(name string) bool { return editBinding(name) != nil }
 
 // namesEditTool reports whether a record's text names an edit tool of any binding, as a JSON
 // string: a record that does not holds no edit.
@@ -64,6 +68,7 @@ func namesEditTool(b []byte) bool {
 // stands. The Anchorer keeps only that place, never the text.
 type Edit struct {
 	Session string          // the session's id
+	Tool    string          // the edit tool; "" reads the input as Claude Code's
 	Source  findings.Source // the record it was read from
 	Time    string          // RFC 3339 time of the record, when it had one
 	Cwd     string          // the agent's working folder, when the record gives it
@@ -94,7 +99,12 @@ func (a *Anchorer) AddEdit(e Edit) bool {
 	if a.diff == nil || a.mode != SessionEdit || strings.TrimSpace(e.Session) == "" {
 		return false
 	}
-	fp := callFile(&findings.Call{Input: e.Input})
+	b := editBinding(e.Tool)
+	if b == nil {
+		b = gates.DefaultBinding()
+	}
+	call := b.ToolCall(e.Tool, e.Input)
+	fp := call.FilePath
 	if fp == "" {
 		return false
 	}
@@ -106,7 +116,7 @@ func (a *Anchorer) AddEdit(e Edit) bool {
 	if !file.hasText {
 		return false
 	}
-	for _, s := range newTexts("", e.Input) {
+	for _, s := range call.NewTexts {
 		// No memo here: a memo keyed by text would keep the texts of a whole session.
 		start, end, ok := findText(file.text, s)
 		if !ok {

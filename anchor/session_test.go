@@ -156,7 +156,7 @@ func TestParseSessionMode(t *testing.T) {
 }
 
 // TestScanEdits reads edits from the three record shapes: a transcript's assistant tool_use, a
-// hook log's edit input, an execution file's array; records that are not edits or not JSON are
+// hook log's edit input (Claude Code's, and Copilot's camelCase one), an execution file's array; records that are not edits or not JSON are
 // passed over.
 func TestScanEdits(t *testing.T) {
 	root, d := sessionRepo(t)
@@ -176,20 +176,23 @@ func TestScanEdits(t *testing.T) {
 	}, "\n")
 	hookInput, _ := json.Marshal(map[string]any{"session_id": "s2", "tool_name": "Edit", "cwd": root,
 		"tool_input": map[string]string{"file_path": "src/a.py", "old_string": "x", "new_string": "    return 42"}})
-	hookLog := `{"time":"2026-01-01T10:00:00Z","input":` + string(hookInput) + `}` + "\n" + `{"time":"x","input":"not an object"}`
+	copilotInput, _ := json.Marshal(map[string]any{"sessionId": "s4", "toolName": "edit", "cwd": root,
+		"toolArgs": map[string]string{"path": "src/b.py", "old_str": "x", "new_str": "new file line two"}})
+	hookLog := `{"time":"2026-01-01T10:00:00Z","input":` + string(hookInput) + `}` + "\n" + `{"time":"x","input":"not an object"}` +
+		"\n" + `{"runtime":"copilot-cli","input":` + string(copilotInput) + `}`
 	array := "[\n  {\"type\": \"system\"},\n  {\"type\": \"assistant\", \"session_id\": \"s3\", \"message\": {\"content\": [" + tool("Edit", "new file line two") + "]}}\n]\n"
 	for name, text := range map[string]string{"t.jsonl": transcript, "hooks.jsonl": hookLog, "exec.json": array} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for name, want := range map[string]int{"t.jsonl": 1, "hooks.jsonl": 1, "exec.json": 1} {
+	for name, want := range map[string]int{"t.jsonl": 1, "hooks.jsonl": 2, "exec.json": 1} {
 		n, err := a.ScanEdits(context.Background(), name, filepath.Join(dir, name))
 		if err != nil || n != want {
 			t.Errorf("ScanEdits(%s) = %d, %v; want %d", name, n, err, want)
 		}
 	}
-	for session, want := range map[string]string{"s1": "src/b.py:1", "s2": "src/a.py:4", "s3": "src/b.py:2"} {
+	for session, want := range map[string]string{"s1": "src/b.py:1", "s2": "src/a.py:4", "s3": "src/b.py:2", "s4": "src/b.py:2"} {
 		got := a.Anchor(bashEvent(session, "other.jsonl", 1, ""))
 		if at := got.Location.Path + ":" + itoa(got.Location.StartLine); at != want {
 			t.Errorf("session %s anchored at %s, want %s", session, at, want)
@@ -200,5 +203,22 @@ func TestScanEdits(t *testing.T) {
 	}
 	if _, err := a.ScanEdits(context.Background(), "missing", filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing file gave no error")
+	}
+}
+
+// TestAddEditOtherRuntimes: an edit tool of another runtime is read with that runtime's binding
+// (Copilot's edit names its file "path" and its text "new_str"), not with Claude Code's keys.
+func TestAddEditOtherRuntimes(t *testing.T) {
+	root, d := sessionRepo(t)
+	a := newAnchorer(t, Options{Root: root, Diff: d})
+	for _, e := range []Edit{
+		{Tool: "edit", Input: []byte(`{"path":"src/a.py","old_str":"x","new_str":"def added():"}`)},
+		{Tool: "create", Input: []byte(`{"path":"src/b.py","file_text":"new file line one"}`)},
+		{Tool: "replace", Input: []byte(`{"file_path":"src/a.py","old_string":"x","new_string":"    return 42"}`)},
+	} {
+		e.Session, e.Source = "s1", findings.Source{File: "t.jsonl", Line: 1}
+		if !a.AddEdit(e) {
+			t.Errorf("%s edit %s was not recorded", e.Tool, e.Input)
+		}
 	}
 }

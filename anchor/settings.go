@@ -9,8 +9,7 @@ import (
 )
 
 // settingsFiles are the project files that configure hooks, in the order they are searched: each
-// registered runtime binding's, the default runtime's first. All are Claude-shaped ("hooks" →
-// event → matchers → "hooks" → "command").
+// registered runtime binding's, the default runtime's first (see isCommandKey for their shapes).
 func settingsFiles() []string {
 	var out []string
 	for _, b := range gates.Bindings() {
@@ -78,11 +77,24 @@ func parseSettings(rel, text string) *settings {
 				continue
 			}
 			top.expect = true
-			if str, ok := tok.(string); ok && top.key == "command" && len(stack) >= 5 && stack[0].key == "hooks" {
+			if str, ok := tok.(string); ok && isCommandKey(top.key, len(stack)) && stack[0].key == "hooks" {
 				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, prog: hookprog.Of(str), line: lineAt()})
 			}
 		}
 	}
+}
+
+// isCommandKey reports whether key, depth objects and arrays deep, names a hook's command:
+// Claude Code's (and Codex's, Gemini's) "command" under hooks → event → matcher → hooks, or
+// Copilot CLI's "bash" or "powershell" right under hooks → event.
+func isCommandKey(key string, depth int) bool {
+	switch key {
+	case "command":
+		return depth >= 5
+	case "bash", "powershell":
+		return depth >= 4
+	}
+	return false
 }
 
 // findHook finds the configured command that ran hook (as the records name it) for event: an

@@ -42,3 +42,27 @@ func TestFindHookThroughRecorder(t *testing.T) {
 		}
 	}
 }
+
+// TestFindHookCopilot finds a hook in Copilot CLI's .github/hooks file, whose entries sit right
+// under the event and name their command "bash" (or "powershell"), not Claude Code's
+// matcher → hooks → "command".
+func TestFindHookCopilot(t *testing.T) {
+	text := `{"version": 1, "hooks": {
+  "preToolUse": [{"type": "command", "bash": ".github/hooks/agc-sarif record --log hook-log.jsonl -- python3 .github/hooks/guard.py", "timeoutSec": 30}],
+  "postToolUse": [
+    {"type": "command", "powershell": "./post.ps1"}
+  ]
+}}`
+	s := parseSettings(".github/hooks/agc.json", text)
+	for _, tt := range []struct {
+		hook, event string
+		line        int
+	}{
+		{"python3 .github/hooks/guard.py", "preToolUse", 2},
+		{"./post.ps1", "postToolUse", 4},
+	} {
+		if _, line, ok := findHook([]*settings{s}, tt.hook, tt.event); !ok || line != tt.line {
+			t.Errorf("findHook(%q, %q) = line %d, %v; want line %d", tt.hook, tt.event, line, ok, tt.line)
+		}
+	}
+}

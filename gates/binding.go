@@ -2,6 +2,7 @@ package gates
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -96,6 +97,13 @@ func GenericCheck(id string) bool {
 		return c.Binding == "any" || id == CheckRuntimeWrongKind || id == CheckHookFailedOpen
 	}
 	return true
+}
+
+// holdsFor returns whether a check holds for b's hooks: one that holds for any runtime
+// (GenericCheck) or one b lists in Checks, so that Checks is the one list of what b keeps.
+func holdsFor(b Binding) func(string) bool {
+	own := b.Checks()
+	return func(id string) bool { return GenericCheck(id) || slices.Contains(own, id) }
 }
 
 // keepBreaches keeps the breaches whose check passes keep.

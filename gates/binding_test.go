@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,4 +113,26 @@ func TestClaudeLiteralsFinds(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("got %d hits, want 3: %q", len(got), got)
 	}
+}
+
+// checkBreaches runs b's CheckHook on a and fails unless its breaches are exactly want (sorted),
+// each with a message and each a check b lists or one that holds for any runtime.
+func checkBreaches(t *testing.T, b Binding, a HookAnswer, want []string) HookResult {
+	t.Helper()
+	res := b.CheckHook(a)
+	var got []string
+	for _, br := range res.Breaches {
+		got = append(got, br.Check)
+		if br.Message == "" {
+			t.Errorf("breach %s has no message", br.Check)
+		}
+		if !holdsFor(b)(br.Check) {
+			t.Errorf("breach %s is not a check %s lists", br.Check, b.Runtime())
+		}
+	}
+	sort.Strings(got)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("breaches %v, want %v", got, want)
+	}
+	return res
 }

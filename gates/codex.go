@@ -34,17 +34,12 @@ func (codexCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
 	return ToolCall{Command: rawString(in["command"])}
 }
 
-// codexKeeps are the Claude Code PreToolUse checks that hold for Codex as well, verified with the
-// real runtime (testdata/codex): exit 2 blocks and loses updatedInput, deny blocks, a hook
-// context reaches the model. Repair-with-allow is the opposite rule here; the event-name check
-// and the PostToolUse checks are not verified (a rollout cannot tell a PostToolUse context from a
-// PreToolUse one), so they are left out.
-var codexKeeps = map[string]bool{
-	CheckRepairByExit2: true, CheckRepairNoInput: true, CheckBlockLetsThrough: true, CheckAnswerHeavier: true,
-}
-
-// Checks are the Codex binding's own checks, those it keeps from Claude Code's, and a hook that
-// failed open.
+// Checks are the Codex binding's own checks, the Claude Code PreToolUse checks that hold for Codex
+// as well, and a hook that failed open. The kept ones are verified with the real runtime
+// (testdata/codex): exit 2 blocks and loses updatedInput, deny blocks, a hook context reaches the
+// model. Repair-with-allow is the opposite rule here; the event-name check and the PostToolUse
+// checks are not verified (a rollout cannot tell a PostToolUse context from a PreToolUse one), so
+// they are left out.
 func (codexCLI) Checks() []string {
 	return []string{CheckCodexRepairNoAllow, CheckCodexAnswerIgnored, CheckRepairByExit2, CheckRepairNoInput,
 		CheckBlockLetsThrough, CheckAnswerHeavier, CheckHookFailedOpen}
@@ -53,7 +48,7 @@ func (codexCLI) Checks() []string {
 // CheckHook reads the answer as Claude Code's, keeps the checks Codex shares, and adds its own.
 func (codexCLI) CheckHook(a HookAnswer) HookResult {
 	res := CheckClaudeHook(a)
-	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) || codexKeeps[id] })
+	res.Breaches = keepBreaches(res.Breaches, holdsFor(codexCLI{}))
 	restate(res.Breaches, "Codex", "", "")
 	if a.Refused && !a.HasExit && anyVerdict(res.Responses, Repaired) {
 		// A refusal text alone cannot tell exit 2 (agc/repair-by-exit-2) from a deny (a block

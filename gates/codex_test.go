@@ -3,7 +3,6 @@ package gates
 import (
 	"encoding/json"
 	"reflect"
-	"sort"
 	"testing"
 )
 
@@ -39,15 +38,7 @@ func TestCodexCheckHook(t *testing.T) {
 	b := BindingFor(RuntimeCodex)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := b.CheckHook(tt.a)
-			var got []string
-			for _, br := range res.Breaches {
-				got = append(got, br.Check)
-			}
-			sort.Strings(got)
-			if !reflect.DeepEqual(got, tt.breaches) {
-				t.Errorf("breaches %v, want %v", got, tt.breaches)
-			}
+			res := checkBreaches(t, b, tt.a, tt.breaches)
 			if (res.UpdatedInput != nil) != tt.updated {
 				t.Errorf("updatedInput kept %v, want %v", res.UpdatedInput != nil, tt.updated)
 			}

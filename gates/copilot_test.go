@@ -3,7 +3,6 @@ package gates
 import (
 	"encoding/json"
 	"reflect"
-	"sort"
 	"testing"
 )
 
@@ -31,15 +30,7 @@ func TestCopilotCheckHook(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := BindingFor(RuntimeCopilot).CheckHook(tt.a)
-			var got []string
-			for _, b := range res.Breaches {
-				got = append(got, b.Check)
-			}
-			sort.Strings(got)
-			if !reflect.DeepEqual(got, tt.breaches) {
-				t.Errorf("breaches %v, want %v", got, tt.breaches)
-			}
+			res := checkBreaches(t, BindingFor(RuntimeCopilot), tt.a, tt.breaches)
 			if res.Decision != tt.decision {
 				t.Errorf("decision %q, want %q", res.Decision, tt.decision)
 			}

@@ -56,16 +56,13 @@ func (geminiCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
 	return tc
 }
 
-// geminiKeeps are the Claude Code PreToolUse checks that hold for BeforeTool as well.
-var geminiKeeps = map[string]bool{CheckRepairByExit2: true, CheckRepairNoInput: true, CheckBlockLetsThrough: true, CheckAnswerHeavier: true}
-
 // CheckHook reads a Gemini answer as the Claude Code answer of the same effect (decision deny or
 // block → permissionDecision deny, tool_input → updatedInput), keeps the shared checks and adds
 // Gemini's own.
 func (geminiCLI) CheckHook(a HookAnswer) HookResult {
 	g, out := geminiAsClaude(a)
 	res := CheckClaudeHook(g)
-	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) || geminiKeeps[id] })
+	res.Breaches = keepBreaches(res.Breaches, holdsFor(geminiCLI{}))
 	restate(res.Breaches, "Gemini CLI", g.Event, a.Event)
 	if out == nil || a.Event != "BeforeTool" || view(g).failed != "" {
 		return res

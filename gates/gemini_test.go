@@ -1,8 +1,6 @@
 package gates
 
 import (
-	"reflect"
-	"sort"
 	"testing"
 )
 
@@ -35,15 +33,7 @@ func TestGeminiCheckHook(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := BindingFor(RuntimeGemini).CheckHook(tt.a)
-			var got []string
-			for _, b := range res.Breaches {
-				got = append(got, b.Check)
-			}
-			sort.Strings(got)
-			if !reflect.DeepEqual(got, tt.breaches) {
-				t.Errorf("breaches %v, want %v", got, tt.breaches)
-			}
+			res := checkBreaches(t, BindingFor(RuntimeGemini), tt.a, tt.breaches)
 			if res.Decision != tt.decision {
 				t.Errorf("decision %q, want %q", res.Decision, tt.decision)
 			}
