@@ -183,6 +183,7 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 func (a *Anchorer) home(f findings.Finding, why []string) findings.Finding {
 	if hookish(f) {
 		if rel, line, exact, ok := a.hookLine(f); ok {
+			f.Placed = findings.PlacedHook
 			if exact {
 				return a.place(f, rel, line, fmt.Sprintf("Anchored to the hook's line in %s: %s.", rel, strings.Join(why, "; ")))
 			}
@@ -201,6 +202,7 @@ func (a *Anchorer) home(f findings.Finding, why []string) findings.Finding {
 			if len(why) == 0 {
 				why = append(why, "the finding names no file")
 			}
+			f.Placed = findings.PlacedInput
 			return a.place(f, rel, line, fmt.Sprintf("Anchored to line %d of %s, where the gate's answer was read: %s.", line, rel, strings.Join(why, "; ")))
 		}
 	}
@@ -208,6 +210,7 @@ func (a *Anchorer) home(f findings.Finding, why []string) findings.Finding {
 	if len(why) == 0 {
 		why = append(why, "the finding names no file")
 	}
+	f.Placed = findings.PlacedFallback
 	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the fallback file: %s.", rel, strings.Join(why, "; ")))
 }
 
@@ -259,6 +262,7 @@ func (a *Anchorer) inputPath(name string) string {
 // touched anchors f in the file its call touched, at the lines where the call's new text now
 // stands, else at line 1.
 func (a *Anchorer) touched(f findings.Finding, rel string, why []string) findings.Finding {
+	f.Placed = findings.PlacedFile
 	file := a.read(rel)
 	if file.hasText {
 		for _, s := range newTexts(f.Call.Runtime, f.Call.Input) {

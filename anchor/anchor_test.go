@@ -182,74 +182,75 @@ func TestAnchor(t *testing.T) {
 		want     findings.Location
 		anchored string // "" = none; "*" = any non-empty sentence
 		msgHas   string
+		placed   findings.Placement // the step of the chain that placed it
 	}{
 		{"own location, absolute, clamped", with(func(f *findings.Finding) {
 			f.Location = &findings.Location{Path: root + "/src/a.go", StartLine: 99, StartCol: 3}
-		}), findings.Location{Path: "src/a.go", StartLine: 10}, "", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 10}, "", "", findings.PlacedOwn},
 		{"own location, columns fit", with(func(f *findings.Finding) {
 			f.Location = &findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5, StartCol: 2, EndCol: 10}
-		}), findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5, StartCol: 2, EndCol: 10}, "", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5, StartCol: 2, EndCol: 10}, "", "", findings.PlacedOwn},
 		{"own location, columns past the line", with(func(f *findings.Finding) {
 			f.Location = &findings.Location{Path: "src/a.go", StartLine: 8, StartCol: 40}
-		}), findings.Location{Path: "src/a.go", StartLine: 8}, "", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 8}, "", "", findings.PlacedOwn},
 		{"own location, end before start", with(func(f *findings.Finding) {
 			f.Location = &findings.Location{Path: "src/a.go", StartLine: 5, EndLine: 2, StartCol: 4, EndCol: 1}
-		}), findings.Location{Path: "src/a.go", StartLine: 5}, "", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 5}, "", "", findings.PlacedOwn},
 		{"own location, no line", with(func(f *findings.Finding) {
 			f.Location = &findings.Location{Path: "src/a.go"}
-		}), findings.Location{Path: "src/a.go", StartLine: 1}, "", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 1}, "", "", findings.PlacedOwn},
 		{"own location refused, falls to the hook", with(func(f *findings.Finding) {
 			f.Location = &findings.Location{Path: "../../etc/passwd", StartLine: 1}
 			f.Call = call("Bash", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "", `{"command":"cat /etc/passwd"}`)
-		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "../../etc/passwd"},
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "../../etc/passwd", findings.PlacedHook},
 		{"edit: lines of new_string", with(func(f *findings.Finding) {
 			f.Call = call("Edit", "", root+"/src/a.go", `{"file_path":"`+root+`/src/a.go","old_string":"x := 0","new_string":"\tx := 1\n\treturn x"}`)
-		}), findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5}, "", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 4, EndLine: 5}, "", "", findings.PlacedFile},
 		{"multiedit from input only, in an agent worktree", with(func(f *findings.Finding) {
 			f.Call = call("MultiEdit", "", "", `{"file_path":"`+root+`/.claude/worktrees/a1/src/a.go","edits":[{"old_string":"q","new_string":"func B() {}"}]}`)
-		}), findings.Location{Path: "src/a.go", StartLine: 8}, "", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 8}, "", "", findings.PlacedFile},
 		{"write: text not in the file", with(func(f *findings.Finding) {
 			f.Call = call("Write", "", "src/a.go", `{"file_path":"src/a.go","content":"package zzz\n"}`)
-		}), findings.Location{Path: "src/a.go", StartLine: 1}, "Anchored to line 1 of src/a.go, the file the call touched: the call's new text is not in the checked-out file.", ""},
+		}), findings.Location{Path: "src/a.go", StartLine: 1}, "Anchored to line 1 of src/a.go, the file the call touched: the call's new text is not in the checked-out file.", "", findings.PlacedFile},
 		{"read: no text", with(func(f *findings.Finding) {
 			f.Call = call("Read", "", root+"/README.md", `{"file_path":"`+root+`/README.md"}`)
-		}), findings.Location{Path: "README.md", StartLine: 1}, "*", ""},
+		}), findings.Location{Path: "README.md", StartLine: 1}, "*", "", findings.PlacedFile},
 		{"write of a new file that was blocked: hook line", with(func(f *findings.Finding) {
 			f.Call = call("Write", "agc-sarif record -- python3 scripts/edit_guard.py --strict", root+"/src/new.go", `{"content":"x"}`)
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 14},
-			"Anchored to the hook's line in .claude/settings.json: the file the call touched, src/new.go, is not a file in the checkout.", ""},
+			"Anchored to the hook's line in .claude/settings.json: the file the call touched, src/new.go, is not a file in the checkout.", "", findings.PlacedHook},
 		{"call file outside: hook line, path kept in message", with(func(f *findings.Finding) {
 			f.Call = call("Read", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "/etc/shadow", "")
-		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "/etc/shadow"},
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "/etc/shadow", findings.PlacedHook},
 		{"bash: hook's line, exact command", with(func(f *findings.Finding) {
 			f.Call = call("Bash", `"$CLAUDE_PROJECT_DIR"/scripts/guard.sh`, "", `{"command":"rm -rf /"}`)
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 8},
-			"Anchored to the hook's line in .claude/settings.json: the call touched no file.", ""},
+			"Anchored to the hook's line in .claude/settings.json: the call touched no file.", "", findings.PlacedHook},
 		{"bash: hook's line by script name (hook log argv)", with(func(f *findings.Finding) {
 			f.Call = call("Bash", "/home/dev/proj/scripts/guard.sh", "", "")
-		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", ""},
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 8}, "*", "", findings.PlacedHook},
 		{"bash: hook's line, event preferred", with(func(f *findings.Finding) {
 			f.Call = call("Bash", "scripts/post.sh", "", "")
 			f.Call.Event = "PostToolUse"
-		}), findings.Location{Path: ".claude/settings.json", StartLine: 19}, "*", ""},
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 19}, "*", "", findings.PlacedHook},
 		{"unknown hook: the hooks line", with(func(f *findings.Finding) {
 			f.Call = call("Bash", "/opt/other-guard", "", "")
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 3},
-			"Anchored to the \"hooks\" line of .claude/settings.json: the call touched no file; the hook's command is not in the settings.", ""},
-		{"runtime finding without call: the hooks line", base, findings.Location{Path: ".claude/settings.json", StartLine: 3}, "*", ""},
+			"Anchored to the \"hooks\" line of .claude/settings.json: the call touched no file; the hook's command is not in the settings.", "", findings.PlacedHook},
+		{"runtime finding without call: the hooks line", base, findings.Location{Path: ".claude/settings.json", StartLine: 3}, "*", "", findings.PlacedHook},
 		{"judgment without location: fallback", with(func(f *findings.Finding) {
 			f.Kind = findings.JudgmentGate
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 1},
-			"Anchored to line 1 of .claude/settings.json, the fallback file: the finding names no file.", ""},
+			"Anchored to line 1 of .claude/settings.json, the fallback file: the finding names no file.", "", findings.PlacedFallback},
 		{"judgment, location not in checkout: fallback", with(func(f *findings.Finding) {
 			f.Kind = findings.JudgmentGate
 			f.Location = &findings.Location{Path: "gone.go", StartLine: 3}
 		}), findings.Location{Path: ".claude/settings.json", StartLine: 1},
-			"Anchored to line 1 of .claude/settings.json, the fallback file: its own location, gone.go, is not a file in the checkout.", ""},
+			"Anchored to line 1 of .claude/settings.json, the fallback file: its own location, gone.go, is not a file in the checkout.", "", findings.PlacedFallback},
 		{"location is a directory", with(func(f *findings.Finding) {
 			f.Kind = findings.JudgmentGate
 			f.Location = &findings.Location{Path: "src", StartLine: 3}
-		}), findings.Location{Path: ".claude/settings.json", StartLine: 1}, "*", ""},
+		}), findings.Location{Path: ".claude/settings.json", StartLine: 1}, "*", "", findings.PlacedFallback},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -270,6 +271,9 @@ func TestAnchor(t *testing.T) {
 				t.Errorf("Anchored is empty")
 			case tt.anchored != "*" && got.Anchored != tt.anchored:
 				t.Errorf("Anchored = %q, want %q", got.Anchored, tt.anchored)
+			}
+			if got.Placed != tt.placed {
+				t.Errorf("Placed = %q, want %q", got.Placed, tt.placed)
 			}
 			if tt.msgHas != "" && !strings.Contains(got.Message, tt.msgHas) {
 				t.Errorf("message %q lost the path %q", got.Message, tt.msgHas)
@@ -439,13 +443,13 @@ func TestAnchorAtSource(t *testing.T) {
 	if got.Location == nil || got.Location.Path != "reviews/final.md" || got.Location.StartLine != 3 {
 		t.Fatalf("location = %+v, want reviews/final.md:3", got.Location)
 	}
-	if !strings.Contains(got.Anchored, "where the gate's answer was read") {
-		t.Errorf("Anchored = %q", got.Anchored)
+	if !strings.Contains(got.Anchored, "where the gate's answer was read") || got.Placed != findings.PlacedInput {
+		t.Errorf("Anchored = %q, Placed = %q, want the input's line", got.Anchored, got.Placed)
 	}
 	f.Source.File = filepath.Join(t.TempDir(), "elsewhere.md")
 	writeFile(t, filepath.Dir(f.Source.File), "elsewhere.md", "x\n")
-	if got := a.Anchor(f); got.Location == nil || got.Location.Path != "README.md" {
-		t.Fatalf("input outside the repository: location = %+v, want the fallback README.md", got.Location)
+	if got := a.Anchor(f); got.Location == nil || got.Location.Path != "README.md" || got.Placed != findings.PlacedFallback {
+		t.Fatalf("input outside the repository: location = %+v, placed %q, want the fallback README.md", got.Location, got.Placed)
 	}
 }
 

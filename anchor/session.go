@@ -257,6 +257,7 @@ func (a *Anchorer) beside(f findings.Finding, e editPos, when string, why []stri
 			msg += "; without the change's diff it would stand at " + at
 		}
 	}
+	f.Placed = findings.PlacedEdit
 	f = a.place(f, e.rel, e.line, msg+".")
 	if home.Location != nil {
 		f.Related = append(f.Related[:len(f.Related):len(f.Related)], *home.Location)

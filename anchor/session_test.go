@@ -105,6 +105,13 @@ func TestSessionAnchor(t *testing.T) {
 			if !strings.Contains(got.Anchored, tt.msg) {
 				t.Errorf("Anchored = %q, want it to say %q", got.Anchored, tt.msg)
 			}
+			wantPlaced := findings.PlacedHook
+			if strings.HasPrefix(tt.want, "src/") {
+				wantPlaced = findings.PlacedEdit
+			}
+			if got.Placed != wantPlaced {
+				t.Errorf("Placed = %q, want %q", got.Placed, wantPlaced)
+			}
 			if strings.HasPrefix(tt.want, "src/") {
 				if len(got.Related) != 1 || got.Related[0].Path+":"+itoa(got.Related[0].StartLine) != home {
 					t.Errorf("related = %+v, want the hook's line %s", got.Related, home)

@@ -122,6 +122,9 @@ type Finding struct {
 	Time     string    `json:"time,omitempty"` // RFC 3339, when known
 	// Anchored says why Location is not where the event happened ("" when it is).
 	Anchored string `json:"anchored,omitempty"`
+	// Placed is the step of the anchor chain that gave Location, so that outputs can tell code
+	// from session events without reading Anchored's sentence.
+	Placed Placement `json:"placed,omitempty"`
 	// Related are other places the finding concerns, shown as SARIF relatedLocations. When
 	// Anchored is set, the first is where the finding stands without the change's diff (the
 	// hook's settings line) and the finding's line-independent identity is taken from it, so
@@ -138,6 +141,25 @@ type Finding struct {
 	// Sources names the input files that reported the finding's event when more than one did
 	// (hook log, transcript, an agent-written file); the heaviest verdict among them is kept.
 	Sources []string `json:"sources,omitempty"`
+}
+
+// Placement is the step of the anchor chain that placed a finding.
+type Placement string
+
+// The anchor chain's steps, in order.
+const (
+	PlacedOwn      Placement = ""         // the finding's own location: where the event happened
+	PlacedFile     Placement = "file"     // in the file the call touched
+	PlacedEdit     Placement = "edit"     // beside the session's edit in the change
+	PlacedHook     Placement = "hook"     // on the hook's line (or the "hooks" line) of its configuration
+	PlacedInput    Placement = "input"    // on the line of the input the gate's answer was read from
+	PlacedFallback Placement = "fallback" // on line 1 of the fallback file
+)
+
+// OffCode reports whether p puts a finding away from the code it is about: it is then an event
+// of the agent's session rather than a remark on a line.
+func (p Placement) OffCode() bool {
+	return p == PlacedHook || p == PlacedInput || p == PlacedFallback
 }
 
 // Skip is a record that was read but produced no finding, with the reason.

@@ -414,6 +414,7 @@ func (r *Redactor) Finding(f findings.Finding) findings.Finding {
 	f.RuleID, f.Gate, f.Rule, f.Target = s(f.RuleID), s(f.Gate), s(f.Rule), s(f.Target)
 	f.Kind, f.Verdict, f.Level = findings.Kind(s(string(f.Kind))), gates.Verdict(s(string(f.Verdict))), findings.Level(s(string(f.Level)))
 	f.Severity = findings.Level(s(string(f.Severity)))
+	f.Placed = findings.Placement(s(string(f.Placed)))
 	f.Message, f.HelpURI, f.Anchored, f.EventKey = s(f.Message), s(f.HelpURI), s(f.Anchored), s(f.EventKey)
 	f.Time, f.FirstTime, f.LastTime = s(f.Time), s(f.FirstTime), s(f.LastTime)
 	f.Source.File = s(f.Source.File)

@@ -50,6 +50,7 @@ func TestRenderedInert(t *testing.T) {
 			Location: &findings.Location{Path: fmt.Sprintf("x)](javascript:alert(%d))<b>.go", i), StartLine: 1}}
 		if i%3 == 1 {
 			f.Anchored = "Anchored to the hook's line in .claude/settings.json: " + m
+			f.Placed = findings.PlacedHook
 		}
 		in.Findings = append(in.Findings, f)
 	}

@@ -260,22 +260,11 @@ type group struct {
 	fs           []findings.Finding
 }
 
-// sessionEvent reports whether a finding was moved to a hook's configuration line, the file a
-// gate's answer was read from, or the fallback file: it is about the agent's session, not about
-// a line of code. A finding moved to the file its call touched, or beside the session's edit in
-// the change (anchor/session.go), stands on code and is grouped with it. The phrases are
-// anchor's Anchored sentences; TestSessionEventPhrases keeps them in step.
-func sessionEvent(f *findings.Finding) bool {
-	for _, p := range sessionPhrases {
-		if strings.Contains(f.Anchored, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// sessionPhrases name the anchoring steps that place a finding off the code.
-var sessionPhrases = []string{"the hook's line in ", "\"hooks\" line of ", "where the gate's answer was read", "the fallback file"}
+// sessionEvent reports whether anchoring put a finding on a hook's configuration line, the file a
+// gate's answer was read from, or the fallback file: it is about the agent's session, not about a
+// line of code. A finding in the file its call touched, or beside the session's edit in the change,
+// stands on code and is grouped with it.
+func sessionEvent(f *findings.Finding) bool { return f.Placed.OffCode() }
 
 // groups splits findings: on this change's lines (when a diff applies), elsewhere in the
 // repository, and session events.
