@@ -1,6 +1,9 @@
 package hookprog
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // step is what a wrapper word leads to.
 type step struct {
@@ -102,7 +105,7 @@ func skipFlags(args []string, withValue ...string) []string {
 			return args[1:]
 		case len(a) < 2 || a[0] != '-':
 			return args
-		case !strings.Contains(a, "=") && contains(withValue, a):
+		case !strings.Contains(a, "=") && slices.Contains(withValue, a):
 			if len(args) < 2 {
 				return nil
 			}
@@ -112,15 +115,6 @@ func skipFlags(args []string, withValue ...string) []string {
 		}
 	}
 	return args
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // flagsThen is a wrapper whose flags (those in withValue take a value) come before the command.
@@ -208,7 +202,7 @@ func interp(eval ...string) func(withValue ...string) wrapper {
 	return func(withValue ...string) wrapper {
 		return func(args []string) (step, bool) {
 			for _, a := range args {
-				if contains(eval, a) {
+				if slices.Contains(eval, a) {
 					return step{}, false
 				}
 				if len(a) == 0 || a[0] != '-' {

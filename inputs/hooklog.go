@@ -117,16 +117,23 @@ func decodeHookLog(data []byte) (hookLogRecord, error) {
 	return r, nil
 }
 
-// set stores the raw value v of field f.
+// set stores the raw value v of field f. The string and Cut fields are those text and cut name.
 func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
-	switch f {
-	case hooklog.FieldTime, hooklog.FieldRuntime, hooklog.FieldStdout, hooklog.FieldStderr,
-		hooklog.FieldSignal, hooklog.FieldError, hooklog.FieldStdoutEncoding,
-		hooklog.FieldInputEncoding, hooklog.FieldStderrEncoding:
+	if s := r.text(f); s != nil {
 		if v[0] != '"' {
 			return fmt.Errorf("not a string")
 		}
-		*r.text(f) = rawStr(v)
+		*s = rawStr(v)
+		return nil
+	}
+	if c := r.cut(f); c != nil {
+		*c = new(hooklog.Cut)
+		if err := json.Unmarshal(v, *c); err != nil {
+			return fmt.Errorf("not a cut: %w", err)
+		}
+		return nil
+	}
+	switch f {
 	case hooklog.FieldCommand:
 		r.rawCommand, r.Command = v, argv(v)
 	case hooklog.FieldInput:
@@ -145,17 +152,11 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 		r.DurationMS = d
 	case hooklog.FieldTimedOut:
 		r.TimedOut = rawBool(v)
-	case hooklog.FieldInputCut, hooklog.FieldStdoutCut, hooklog.FieldStderrCut:
-		c := new(hooklog.Cut)
-		if err := json.Unmarshal(v, c); err != nil {
-			return fmt.Errorf("not a cut: %w", err)
-		}
-		*r.cut(f) = c
 	}
 	return nil
 }
 
-// text is the string field f of the record, or nil.
+// text is the string field f of the record, or nil when f is not a string field.
 func (r *hookLogRecord) text(f hooklog.Field) *string {
 	switch f {
 	case hooklog.FieldTime:
@@ -177,18 +178,20 @@ func (r *hookLogRecord) text(f hooklog.Field) *string {
 	case hooklog.FieldStderrEncoding:
 		return &r.StderrEncoding
 	}
-	return new(string)
+	return nil
 }
 
-// cut is the Cut field f of the record.
+// cut is the Cut field f of the record, or nil when f is not a Cut field.
 func (r *hookLogRecord) cut(f hooklog.Field) **hooklog.Cut {
 	switch f {
 	case hooklog.FieldInputCut:
 		return &r.InputCut
 	case hooklog.FieldStdoutCut:
 		return &r.StdoutCut
+	case hooklog.FieldStderrCut:
+		return &r.StderrCut
 	}
-	return &r.StderrCut
+	return nil
 }
 
 // argv is a recorded command as an argv array of strings; nil when it is anything else.

@@ -19,31 +19,8 @@ import (
 // binding: the message must end with exactly one ```agc block. The whole file is one record.
 type judgmentReader struct{}
 
-// sniffJudgment recognises a message with a line that opens a fenced block with info string agc
-// (```agc or ~~~agc, fences of any length, indented at most three spaces).
-func sniffJudgment(head []byte) bool {
-	for len(head) > 0 {
-		var line []byte
-		line, head, _ = bytes.Cut(head, []byte("\n"))
-		if isAGCFence(line) {
-			return true
-		}
-	}
-	return false
-}
-
-// isAGCFence reports whether line opens a fenced block whose info string is agc.
-func isAGCFence(line []byte) bool {
-	t := bytes.TrimLeft(line, " ")
-	if len(line)-len(t) > 3 || len(t) < 6 || t[0] != '`' && t[0] != '~' {
-		return false
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	return n >= 3 && string(bytes.TrimSpace(t[n:])) == "agc"
-}
+// sniffJudgment recognises a message that holds an agc block (see holdsAGCBlock).
+func sniffJudgment(head []byte) bool { return holdsAGCBlock(string(head)) }
 
 func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	max := opts.MaxRecord
@@ -117,9 +94,12 @@ func addJudgment(j gates.JudgmentResult, file string, set *findings.Set) {
 	}
 }
 
-// holdsAGCBlock reports whether a final message has a line that opens an agc block: then it is
-// read as a judgment even when its file was not named as one.
-func holdsAGCBlock(text string) bool { return sniffJudgment([]byte(text)) }
+// holdsAGCBlock reports whether a final message holds a fenced block with info string agc (```agc
+// or ~~~agc, fences of any length, indented at most three spaces), as the judgment binding finds
+// its blocks: then it is read as a judgment even when its file was not named as one. Asking the
+// binding itself means a line that only looks like a fence (inside another block, say) is no block
+// here either.
+func holdsAGCBlock(text string) bool { return gates.ReadJudgment(text).BlockLine > 0 }
 
 // addFinalJudgment reads a judging agent's final message taken from one record of a run (a
 // transcript's last assistant message, stream-json's result) under the judgment binding, and

@@ -30,6 +30,7 @@ func TestSniffJudgment(t *testing.T) {
 		{"x\n" + fenceBT + "agcx", false},
 		{"see the " + fenceBT + "agc block", false},
 		{"", false},
+		{"x\n````markdown\n" + fenceBT + "agc\n{}\n" + fenceBT + "\n````", false}, // an example inside a block
 	}
 	for _, tt := range tests {
 		if got := sniffJudgment([]byte(tt.head)); got != tt.want {
@@ -191,4 +192,18 @@ func FuzzNamedJudgment(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFinalMessageQuotingAGCBlock: a run's final message that only shows an agc block inside
+// another fenced block (an example) is no judgment: no fail-closed breach, skipped as holding none.
+func TestFinalMessageQuotingAGCBlock(t *testing.T) {
+	text := "A reviewer answers like this:\n\n````markdown\n" + fenceBT + "agc\n" + reviewJSON + "\n" + fenceBT + "\n````\n"
+	line, err := json.Marshal(map[string]any{"type": "result", "subtype": "success", "result": text, "session_id": "S"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := readFuzzed(t, streamJSONReader{}, append(line, '\n'))
+	if len(set.Findings) != 0 || set.Skips[skipNoAGCBlock] != 1 {
+		t.Errorf("findings %+v skips %v, want none and one %q", set.Findings, set.Skips, skipNoAGCBlock)
+	}
 }

@@ -185,7 +185,9 @@ const (
 	cutInString    = "the JSON value starting here is cut short: line %d ends inside a string, and a JSON string cannot hold a line break"
 )
 
-// scanner is the state of scanFrom between lines: the lines of a value still open.
+// scanner is the state of scanFrom between lines: the lines of a value still open. An open value
+// is never inside a string between lines (a line ending inside one ends the value), so its
+// bracket depth is all the state balance needs.
 type scanner struct {
 	lr        *lineReader
 	fn        func(record) error
@@ -193,12 +195,10 @@ type scanner struct {
 	accLine   int
 	accElided bool
 	depth     int
-	inStr     bool
-	esc       bool
 }
 
 // reset forgets the open value.
-func (sc *scanner) reset() { sc.acc, sc.depth, sc.inStr, sc.esc = nil, 0, false, false }
+func (sc *scanner) reset() { sc.acc, sc.depth = nil, 0 }
 
 // flushCut reports the open value, if any, as cut short.
 func (sc *scanner) flushCut() error {
@@ -230,9 +230,10 @@ func (sc *scanner) line(line []byte, num int) error {
 	sc.acc = append(sc.acc, '\n')
 	sc.acc = append(sc.acc, line...)
 	sc.accElided = sc.accElided || sc.lr.elided
-	sc.depth, sc.inStr, sc.esc = balance(line, sc.depth, sc.inStr, sc.esc)
+	depth, inStr, _ := balance(line, sc.depth, false, false)
+	sc.depth = depth
 	switch {
-	case sc.inStr:
+	case inStr:
 		rec := record{Line: sc.accLine, Data: sc.acc, Problem: fmt.Sprintf(cutInString, num)}
 		sc.reset()
 		return sc.fn(rec)
@@ -257,7 +258,7 @@ func (sc *scanner) start(line []byte, num int) error {
 	if closesOnLine(trimmed) || (trimmed[0] != '{' && trimmed[0] != '[') {
 		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
 	}
-	d, s, e := balance(trimmed, 0, false, false)
+	d, s, _ := balance(trimmed, 0, false, false)
 	switch {
 	case s:
 		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided, Problem: fmt.Sprintf(cutInString, num)})
@@ -265,7 +266,7 @@ func (sc *scanner) start(line []byte, num int) error {
 		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
 	}
 	sc.acc = append(make([]byte, 0, len(line)*2), line...)
-	sc.accLine, sc.depth, sc.inStr, sc.esc, sc.accElided = num, d, s, e, sc.lr.elided
+	sc.accLine, sc.depth, sc.accElided = num, d, sc.lr.elided
 	return nil
 }
 
