@@ -12,8 +12,9 @@ import (
 )
 
 // TestSecretPathIsNoLocation: a reviewer's finding at a file whose name holds a token (the file
-// exists) is not shown at that file, since its path cannot be written; it stands at line 1 of
-// the fallback file, says why, and the token is in no output.
+// exists) is not shown at that file, since its path cannot be written; the rest of the anchoring
+// chain places it (here at the record that reported it), it says why, and the token is in no
+// output.
 func TestSecretPathIsNoLocation(t *testing.T) {
 	dir := t.TempDir()
 	tok := secrettest.Join("gh", "p_", secrettest.Fake(400, 36, secrettest.Alnum))
@@ -48,9 +49,13 @@ func TestSecretPathIsNoLocation(t *testing.T) {
 		t.Fatalf("want one result: %v\n%s", err, o.sarif)
 	}
 	res := log.Runs[0].Results[0]
+	if len(res.Locations) != 1 {
+		t.Fatalf("want one location, got %d:\n%s", len(res.Locations), o.sarif)
+	}
 	loc := res.Locations[0].PhysicalLocation
-	if strings.HasPrefix(loc.ArtifactLocation.URI, "notes/") || strings.Contains(loc.ArtifactLocation.URI, "REDACTED") {
-		t.Errorf("the result stands at %s: a hidden path is not a location", loc.ArtifactLocation.URI)
+	if loc.ArtifactLocation.URI != "review.jsonl" || loc.Region.StartLine != 1 {
+		t.Errorf("the result stands at %s:%d, want review.jsonl:1 (the record that reported it): a hidden path is not a location",
+			loc.ArtifactLocation.URI, loc.Region.StartLine)
 	}
 	if !strings.Contains(string(o.sarif), "holds a secret, so it is not shown and not used as the location") {
 		t.Errorf("the result does not say why it moved:\n%s", res.Message.Text)
