@@ -52,7 +52,6 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 				set := findings.NewAggregateSet(maxExamples, prepare)
 				set.Limit(b)
 				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs)
-				set.ListUnlisted(files[i].Name)
 				results[i] = outcome{set, f, ignored, unreadable}
 			}
 		}()
@@ -126,7 +125,10 @@ func (b *readBuffers) reader(r io.Reader, size int64) *bufio.Reader {
 
 // readFile reads one file into set. It returns the format used, whether the file was passed over
 // (found by walking, not recognised), and a message when a named file could not be read at all.
+// The problems past the per-reason limit are summed under the file's name, and the next file
+// read into set has an allowance of its own.
 func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set, bufs *readBuffers) (inputs.Format, bool, string) {
+	defer set.ListUnlisted(fl.Name)
 	src := findings.Source{File: fl.Name}
 	info, err := os.Stat(fl.Path)
 	if err != nil {
