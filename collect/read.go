@@ -67,26 +67,36 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 
 	all := findings.NewAggregateSet(maxExamples, nil)
 	all.Limit(b)
-	st := readStats{ByFormat: map[string]int{}, read: make([]bool, len(files))}
+	st := newReadStats(len(files))
 	for i, r := range results {
 		if r.set == nil { // cancelled before it started
 			continue
 		}
 		all.Merge(r.set)
 		results[i].set = nil // merged: let its memory go
-		switch {
-		case r.unreadable != "":
-			st.Unreadable = append(st.Unreadable, r.unreadable)
-		case r.ignored:
-			st.Ignored++
-		case r.format != "":
-			st.read[i] = true
-			st.Read++
-			st.ByFormat[string(r.format)]++
-		}
+		st.note(i, r.format, r.ignored, r.unreadable)
 	}
 	all.Compact()
 	return all, st
+}
+
+// newReadStats is the stats of reading n files, none read yet.
+func newReadStats(n int) readStats {
+	return readStats{ByFormat: map[string]int{}, read: make([]bool, n)}
+}
+
+// note counts what readFile said of the i-th file: read in format, passed over, or unreadable.
+func (st *readStats) note(i int, format inputs.Format, ignored bool, unreadable string) {
+	switch {
+	case unreadable != "":
+		st.Unreadable = append(st.Unreadable, unreadable)
+	case ignored:
+		st.Ignored++
+	case format != "":
+		st.read[i] = true
+		st.Read++
+		st.ByFormat[string(format)]++
+	}
 }
 
 // Read buffer sizes: a file is read through a buffer of its own size (plus room to see the end),
