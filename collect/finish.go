@@ -59,6 +59,8 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 		fs[i].Sources = red.Strings(fs[i].Sources)
 	}
 	setLevels(cfg.FailOn, cfg.Levels, fs)
+	// The level is part of a group's key: groups read apart (a gate's severity error and
+	// warning of one rule at one place) can have one output level now, and merge.
 	fs = findings.Aggregate(fs, maxExamples)
 	res.Findings = sortHeaviest(fs)
 
