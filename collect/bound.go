@@ -16,12 +16,8 @@ const MaxGroups = sarif.HardMaxResults
 // bound is the Bound of the sets read with cfg: groups weigh as the outputs order them (those
 // that fail the step first, then heavier), with the levels setLevels will give them.
 func bound(cfg Config) findings.Bound {
-	n := cfg.MaxGroups
-	if n <= 0 {
-		n = MaxGroups
-	}
 	return findings.Bound{
-		Max: n,
+		Max: maxGroups(cfg),
 		Weigh: func(f *findings.Finding) uint64 {
 			g := leveled(cfg, *f)
 			var w uint64
@@ -38,9 +34,8 @@ func bound(cfg Config) findings.Bound {
 
 // leveled is f as setLevels will leave it.
 func leveled(cfg Config, f findings.Finding) findings.Finding {
-	fs := []findings.Finding{f}
-	setLevels(cfg.FailOn, cfg.Levels, fs)
-	return fs[0]
+	setLevel(cfg.FailOn, cfg.Levels, &f)
+	return f
 }
 
 // failedAll lists the fail-on outcomes among the findings kept and those left out while reading.
@@ -57,11 +52,15 @@ func leftOutLine(cfg Config, s *findings.Set) string {
 	if s.LeftOut == 0 {
 		return ""
 	}
-	n := cfg.MaxGroups
-	if n <= 0 {
-		n = MaxGroups
+	return fmt.Sprintf("%d results (%d events) not kept while reading: only the %d heaviest distinct results are", s.LeftOut, s.LeftOutEvents, maxGroups(cfg))
+}
+
+// maxGroups is how many distinct results cfg keeps while reading: cfg.MaxGroups, else MaxGroups.
+func maxGroups(cfg Config) int {
+	if cfg.MaxGroups > 0 {
+		return cfg.MaxGroups
 	}
-	return fmt.Sprintf("%d results (%d events) not kept while reading: only the %d heaviest distinct results are", s.LeftOut, s.LeftOutEvents, n)
+	return MaxGroups
 }
 
 // leftOutNote is the SARIF notification for the results left out while reading, if any.

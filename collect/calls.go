@@ -35,21 +35,16 @@ func Read(ctx context.Context, cfg Config, calls func(inputs.CallEvent)) (*Readi
 	red := redact.New(redact.Options{Disabled: !cfg.Redact})
 	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String, Calls: calls}
 	rd := &Reading{Set: findings.NewSet(), Root: root}
+	st := newReadStats(len(ex.Files))
 	var bufs readBuffers
-	for _, f := range ex.Files {
+	for i, f := range ex.Files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		format, ignored, unreadable := readFile(ctx, f, cfg.Format, opts, rd.Set, &bufs)
-		switch {
-		case unreadable != "":
-			rd.Unreadable = append(rd.Unreadable, unreadable)
-		case ignored:
-			rd.Ignored++
-		case format != "":
-			rd.Read++
-		}
+		st.note(i, format, ignored, unreadable)
 	}
+	rd.Read, rd.Ignored, rd.Unreadable = st.Read, st.Ignored, st.Unreadable
 	// Problems, skip reasons and names quote what was read: redacted as Run redacts them.
 	red.Set(rd.Set)
 	rd.Missing, rd.Unreadable = red.Strings(ex.Missing), red.Strings(rd.Unreadable)

@@ -44,8 +44,8 @@ func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red 
 }
 
 // finish turns the findings read — anchored, redacted, and repeats of one rule at one place
-// merged as they were read — into the final findings and the SARIF log: redaction runs once more
-// for what merging added (the files that reported each event), and the heaviest come first.
+// merged as they were read — into the final findings and the SARIF log: what merging added (the
+// files that reported each event) is redacted, and the heaviest come first.
 func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *redact.Redactor) error {
 	// In place: the set's findings are handed over to res.Findings (no copy of them is kept).
 	fs := res.Set.Findings
@@ -54,9 +54,13 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 		if i&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		fs[i] = red.Finding(fs[i]) // once more, for Sources, gathered while merging
+		// Every field was redacted as it was read, but Sources names the raw input files that
+		// reported the event, gathered while merging: only they are left to redact.
+		fs[i].Sources = red.Strings(fs[i].Sources)
 	}
 	setLevels(cfg.FailOn, cfg.Levels, fs)
+	// The level is part of a group's key: groups read apart (a gate's severity error and
+	// warning of one rule at one place) can have one output level now, and merge.
 	fs = findings.Aggregate(fs, maxExamples)
 	res.Findings = sortHeaviest(fs)
 

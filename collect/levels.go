@@ -88,10 +88,14 @@ func LevelOf(want []Outcome, over Levels, f *findings.Finding) findings.Level {
 // (what --fail-on contract tests) apart from it.
 func setLevels(want []Outcome, over Levels, fs []findings.Finding) {
 	for i := range fs {
-		f := &fs[i]
-		if f.Kind == findings.Contract && f.Severity == "" {
-			f.Severity = f.Level
-		}
-		f.Level = LevelOf(want, over, f)
+		setLevel(want, over, &fs[i])
 	}
+}
+
+// setLevel is setLevels for one finding.
+func setLevel(want []Outcome, over Levels, f *findings.Finding) {
+	if f.Kind == findings.Contract && f.Severity == "" {
+		f.Severity = f.Level
+	}
+	f.Level = LevelOf(want, over, f)
 }

@@ -52,7 +52,6 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 				set := findings.NewAggregateSet(maxExamples, prepare)
 				set.Limit(b)
 				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs)
-				set.ListUnlisted(files[i].Name)
 				results[i] = outcome{set, f, ignored, unreadable}
 			}
 		}()
@@ -68,26 +67,36 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 
 	all := findings.NewAggregateSet(maxExamples, nil)
 	all.Limit(b)
-	st := readStats{ByFormat: map[string]int{}, read: make([]bool, len(files))}
+	st := newReadStats(len(files))
 	for i, r := range results {
 		if r.set == nil { // cancelled before it started
 			continue
 		}
 		all.Merge(r.set)
 		results[i].set = nil // merged: let its memory go
-		switch {
-		case r.unreadable != "":
-			st.Unreadable = append(st.Unreadable, r.unreadable)
-		case r.ignored:
-			st.Ignored++
-		case r.format != "":
-			st.read[i] = true
-			st.Read++
-			st.ByFormat[string(r.format)]++
-		}
+		st.note(i, r.format, r.ignored, r.unreadable)
 	}
 	all.Compact()
 	return all, st
+}
+
+// newReadStats is the stats of reading n files, none read yet.
+func newReadStats(n int) readStats {
+	return readStats{ByFormat: map[string]int{}, read: make([]bool, n)}
+}
+
+// note counts what readFile said of the i-th file: read in format, passed over, or unreadable.
+func (st *readStats) note(i int, format inputs.Format, ignored bool, unreadable string) {
+	switch {
+	case unreadable != "":
+		st.Unreadable = append(st.Unreadable, unreadable)
+	case ignored:
+		st.Ignored++
+	case format != "":
+		st.read[i] = true
+		st.Read++
+		st.ByFormat[string(format)]++
+	}
 }
 
 // Read buffer sizes: a file is read through a buffer of its own size (plus room to see the end),
@@ -126,7 +135,10 @@ func (b *readBuffers) reader(r io.Reader, size int64) *bufio.Reader {
 
 // readFile reads one file into set. It returns the format used, whether the file was passed over
 // (found by walking, not recognised), and a message when a named file could not be read at all.
+// The problems past the per-reason limit are summed under the file's name, and the next file
+// read into set has an allowance of its own.
 func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set, bufs *readBuffers) (inputs.Format, bool, string) {
+	defer set.ListUnlisted(fl.Name)
 	src := findings.Source{File: fl.Name}
 	info, err := os.Stat(fl.Path)
 	if err != nil {

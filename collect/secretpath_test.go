@@ -12,8 +12,9 @@ import (
 )
 
 // TestSecretPathIsNoLocation: a reviewer's finding at a file whose name holds a token (the file
-// exists) is not shown at that file, since its path cannot be written; it stands at line 1 of
-// the fallback file, says why, and the token is in no output.
+// exists) is not shown at that file, since its path cannot be written; the rest of the anchoring
+// chain places it (here at the record that reported it), it says why, and the token is in no
+// output.
 func TestSecretPathIsNoLocation(t *testing.T) {
 	dir := t.TempDir()
 	tok := secrettest.Join("gh", "p_", secrettest.Fake(400, 36, secrettest.Alnum))
@@ -48,11 +49,51 @@ func TestSecretPathIsNoLocation(t *testing.T) {
 		t.Fatalf("want one result: %v\n%s", err, o.sarif)
 	}
 	res := log.Runs[0].Results[0]
+	if len(res.Locations) != 1 {
+		t.Fatalf("want one location, got %d:\n%s", len(res.Locations), o.sarif)
+	}
 	loc := res.Locations[0].PhysicalLocation
-	if strings.HasPrefix(loc.ArtifactLocation.URI, "notes/") || strings.Contains(loc.ArtifactLocation.URI, "REDACTED") {
-		t.Errorf("the result stands at %s: a hidden path is not a location", loc.ArtifactLocation.URI)
+	if loc.ArtifactLocation.URI != "review.jsonl" || loc.Region.StartLine != 1 {
+		t.Errorf("the result stands at %s:%d, want review.jsonl:1 (the record that reported it): a hidden path is not a location",
+			loc.ArtifactLocation.URI, loc.Region.StartLine)
 	}
 	if !strings.Contains(string(o.sarif), "holds a secret, so it is not shown and not used as the location") {
 		t.Errorf("the result does not say why it moved:\n%s", res.Message.Text)
 	}
+}
+
+// TestSecretInSourceNamesIsRedacted: when two input files report one event, the finding names
+// both (properties.sources); a token in one file's name is redacted there too, although the
+// names are gathered while merging, after each finding was redacted.
+func TestSecretInSourceNamesIsRedacted(t *testing.T) {
+	dir := t.TempDir()
+	tok := secrettest.Join("gh", "p_", secrettest.Fake(401, 36, secrettest.Alnum))
+	log, err := os.ReadFile("../testdata/claude/pre-deny/hook-log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	steer := `{"agc":"0.1","gate":{"id":"git-safety","kind":"runtime"},"verdict":"steer","findings":[{"rule":"force-push","target":"Bash.command","message":"fine, just a note"}],` +
+		`"subject":{"runtime":"claude-code","event":"PreToolUse","tool":"Bash","tool_use_id":"toolu_0000RRRRRRRRRRRRRRRRRR","session_id":"96261345-235a-4dd1-a62d-684369d8bf53"}}`
+	if err := os.WriteFile(filepath.Join(dir, "a-"+tok+".jsonl"), []byte(steer+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hook-log.jsonl"), log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := collectIn(t, dir, time.Minute, "--fail-on", "none", ".")
+	o.expect(t, 0)
+	if strings.Contains(string(o.sarif), tok) || strings.Contains(o.stderr, tok) {
+		t.Fatal("the token reached an output")
+	}
+	for _, r := range sarifResults(t, o) {
+		if r["ruleId"] != "git-safety/force-push" {
+			continue
+		}
+		props, _ := r["properties"].(map[string]any)
+		if got, _ := props["sources"].(string); !strings.HasPrefix(got, "a-") || !strings.HasSuffix(got, ".jsonl, hook-log.jsonl") {
+			t.Errorf("properties.sources = %q, want both files, the first one's name redacted", got)
+		}
+		return
+	}
+	t.Fatal("no git-safety/force-push result")
 }
