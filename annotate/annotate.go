@@ -6,7 +6,6 @@ package annotate
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"unicode/utf8"
 
@@ -56,7 +55,7 @@ func Write(w io.Writer, fs []findings.Finding, opts Options) Stats {
 	gha := githubactions.New(githubactions.WithWriter(safeWriter{w}), githubactions.WithGetenv(func(string) string { return "" }))
 	failing, rest := split(fs, opts)
 	st := Stats{Written: map[findings.Level]int{}, LeftOut: map[findings.Level]int{}, Failing: len(failing)}
-	sortHeaviest(failing)
+	findings.SortHeaviest(failing)
 	if len(failing) > GitHubLimit {
 		for _, f := range failing[:GitHubLimit-1] {
 			emit(gha, findings.Error, f, true)
@@ -119,7 +118,7 @@ func writeRest(gha *githubactions.Action, rest []findings.Finding, opts Options,
 	}
 	for _, l := range []findings.Level{findings.Error, findings.Warning, findings.Note} {
 		list := byLevel[l]
-		sortHeaviest(list)
+		findings.SortHeaviest(list)
 		if n := room[l]; len(list) > n {
 			st.LeftOut[l] = len(list) - n
 			list = list[:n]
@@ -141,19 +140,6 @@ func where(opts Options) string {
 		return visible.String(opts.SARIFFile)
 	}
 	return "the SARIF file"
-}
-
-// sortHeaviest orders findings heaviest first: level, verdict weight, then events, then input order.
-func sortHeaviest(fs []findings.Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		if a, b := fs[i].Level.Weight(), fs[j].Level.Weight(); a != b {
-			return a > b
-		}
-		if a, b := fs[i].Verdict.Weight(), fs[j].Verdict.Weight(); a != b {
-			return a > b
-		}
-		return fs[i].Count > fs[j].Count
-	})
 }
 
 // emit writes one annotation; failing ones say so in their title.

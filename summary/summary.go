@@ -67,7 +67,7 @@ func Render(in Input) string {
 		rows = DefaultRows
 	}
 	fs := append([]findings.Finding(nil), in.Findings...)
-	sortHeaviest(fs)
+	findings.SortHeaviest(fs)
 
 	var b strings.Builder
 	writeTitle(&b, fs)
@@ -82,19 +82,6 @@ func Render(in Input) string {
 	}
 	b.WriteString(tail)
 	return capText(b.String(), limit)
-}
-
-// sortHeaviest orders findings by level, verdict, then events, keeping input order otherwise.
-func sortHeaviest(fs []findings.Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		if a, b := fs[i].Level.Weight(), fs[j].Level.Weight(); a != b {
-			return a > b
-		}
-		if a, b := fs[i].Verdict.Weight(), fs[j].Verdict.Weight(); a != b {
-			return a > b
-		}
-		return fs[i].Count > fs[j].Count
-	})
 }
 
 // tally counts results and events per verdict, contract findings under "contract".
