@@ -2,11 +2,9 @@ package collect
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -62,7 +60,8 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 	// The level is part of a group's key: groups read apart (a gate's severity error and
 	// warning of one rule at one place) can have one output level now, and merge.
 	fs = findings.Aggregate(fs, maxExamples)
-	res.Findings = sortHeaviest(fs)
+	findings.SortHeaviest(fs)
+	res.Findings = fs
 
 	// Problems, skip reasons and the names of inputs quote what was read; they reach stderr, the
 	// summary and the SARIF, so they are redacted too.
@@ -168,34 +167,6 @@ func redactNotifications(red *redact.Redactor, ns []sarif.Notification) []sarif.
 		ns[i].Message, ns[i].File = red.String(ns[i].Message), red.String(ns[i].File)
 	}
 	return ns
-}
-
-// sortHeaviest returns fs ordered by heavier, input order kept otherwise: it sorts positions, not
-// the large findings themselves.
-func sortHeaviest(fs []findings.Finding) []findings.Finding {
-	order := make([]int, len(fs))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(i, j int) int { return heavier(&fs[i], &fs[j]) })
-	out := make([]findings.Finding, len(fs))
-	for i, k := range order {
-		out[i] = fs[k]
-	}
-	return out
-}
-
-// heavier orders findings for people (a stable sort keeps input order otherwise): level, then
-// contract before gate findings of the same level, then more occurrences. Findings are passed by
-// pointer: copying them for every comparison dominated the sort.
-func heavier(a, b *findings.Finding) int {
-	if c := cmp.Compare(b.Level.Weight(), a.Level.Weight()); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.Verdict.Weight(), a.Verdict.Weight()); c != 0 {
-		return c
-	}
-	return cmp.Compare(b.Count, a.Count)
 }
 
 // projectDirs are the folders the agent worked in, besides the root: CLAUDE_PROJECT_DIR and
