@@ -1,0 +1,372 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/internal/corpus"
+)
+
+// updateFindingsGolden rewrites testdata/findings-golden. Run it only on main before a speed
+// change (so the goldens hold what the code gave before), never to make a change pass.
+var updateFindingsGolden = flag.Bool("update-findings-golden", false,
+	"rewrite testdata/findings-golden from the current code (only on main before a speed change, never to make a change pass)")
+
+// findingsGoldenDir holds one golden digest per collected case.
+const findingsGoldenDir = "testdata/findings-golden"
+
+// testdataSets says how TestFindingsGolden collects each folder under the repository's testdata:
+// "whole" (the folder at once), "each" (the folder at once and each entry in it on its own), or
+// why the folder holds no collect inputs. A folder missing here fails the test.
+var testdataSets = map[string]string{
+	"examples":  "whole",
+	"samples":   "whole",
+	"claude":    "each",
+	"codex":     "each",
+	"gemini":    "each",
+	"copilot":   "each",
+	"friction":  "each",
+	"contract":  "each",
+	"action":    "not inputs: GitHub event payloads and a workspace for the action tests",
+	"workflows": "not inputs: workflow YAML for the workflow tests",
+}
+
+// findingsCase is one collect run: its golden name, the root and the arguments after collect's flags.
+type findingsCase struct {
+	name string
+	root string
+	args []string
+}
+
+// findingDigest is one SARIF result, compactly: what the bindings decide (goldenResult), the
+// message (cut at 200 characters, with a hash of the whole when cut), hashes of the Markdown
+// message and of all properties, and the partial fingerprints.
+type findingDigest struct {
+	goldenResult
+	Message      string            `json:"message"`
+	MessageHash  string            `json:"messageSha256,omitempty"`
+	MarkdownHash string            `json:"markdownSha256"`
+	PropsHash    string            `json:"propsSha256"`
+	Fingerprints map[string]string `json:"fingerprints"` // the partial fingerprints but agcFindingKey/v1 (Key)
+}
+
+// findingsDigest is what one collect run gave: its findings in output order, its notifications
+// (skipped records with their reasons, inputs passed over) and the counts it printed.
+type findingsDigest struct {
+	Inputs        []string        `json:"inputs"`
+	Counts        []string        `json:"counts"`
+	Notifications []string        `json:"notifications"`
+	Findings      []findingDigest `json:"findings"`
+}
+
+// TestFindingsGolden: collect gives the same findings, skips and counts as the code gave when
+// the goldens were written (before the speed work of issue 14), over every testdata input folder
+// and a generated corpus of each kind, compared as decoded JSON.
+func TestFindingsGolden(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := append(testdataCases(t, root), corpusCases(t)...)
+	seen := map[string]bool{}
+	for _, c := range cases {
+		seen[c.name+".json"] = true
+		t.Run(c.name, func(t *testing.T) { checkFindingsGolden(t, c) })
+	}
+	if *updateFindingsGolden {
+		return
+	}
+	files, err := os.ReadDir(findingsGoldenDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !seen[f.Name()] {
+			t.Errorf("%s/%s: no case gives this golden any more (was a testdata folder removed?)", findingsGoldenDir, f.Name())
+		}
+	}
+}
+
+// testdataCases walks the repository's testdata folders as testdataSets says.
+func testdataCases(t *testing.T, root string) []findingsCase {
+	t.Helper()
+	tops, err := os.ReadDir(filepath.Join(root, "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []findingsCase
+	for _, top := range tops {
+		if !top.IsDir() {
+			continue
+		}
+		how, ok := testdataSets[top.Name()]
+		if !ok {
+			t.Errorf("testdata/%s is not covered by TestFindingsGolden: add it to testdataSets and write its goldens from main", top.Name())
+			continue
+		}
+		dir := "testdata/" + top.Name()
+		switch how {
+		case "whole":
+			cases = append(cases, findingsCase{name: top.Name(), root: root, args: []string{dir}})
+		case "each":
+			cases = append(cases, findingsCase{name: top.Name(), root: root, args: []string{dir}})
+			cases = append(cases, entryCases(t, root, dir)...)
+		}
+	}
+	return cases
+}
+
+// entryCases is one case per entry of dir (folder or file), leaving out its README and scripts.
+// A contract case's Markdown input is named with --judgment, as a reviewer's output is.
+func entryCases(t *testing.T, root, dir string) []findingsCase {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(root, dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []findingsCase
+	for _, e := range entries {
+		if e.Name() == "README.md" || strings.HasSuffix(e.Name(), ".sh") {
+			continue
+		}
+		p := dir + "/" + e.Name()
+		args := []string{p}
+		if md := filepath.Join(root, p, "input.md"); strings.HasSuffix(dir, "/contract") && fileExists(md) {
+			args = []string{"--judgment", p + "/input.md"}
+		}
+		name := strings.ReplaceAll(strings.TrimPrefix(p, "testdata/"), "/", "-")
+		cases = append(cases, findingsCase{name: name, root: root, args: args})
+	}
+	return cases
+}
+
+// fileExists reports whether p is a regular file.
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// corpusSizes are the generated corpora: big enough that a reader splitting a file into chunks
+// of 1 MiB or more splits them (transcripts as four files, as scripts/bench.sh reads them),
+// small enough that the test takes a few seconds. Seeds are fixed, so the bytes are too.
+var corpusSizes = []struct {
+	kind  corpus.Kind
+	files int
+	size  int64
+}{
+	{corpus.Transcript, 4, 4 << 20},
+	{corpus.StreamJSON, 1, 8 << 20},
+	{corpus.HookLog, 1, 16 << 20},
+	{corpus.AGC, 1, 2 << 20},
+}
+
+// corpusCases generates each corpus kind into a temporary folder (the root of its case).
+func corpusCases(t *testing.T) []findingsCase {
+	t.Helper()
+	var cases []findingsCase
+	for _, cs := range corpusSizes {
+		dir := t.TempDir()
+		var args []string
+		for i := 1; i <= cs.files; i++ {
+			name := fmt.Sprintf("%s-%d.jsonl", cs.kind, i)
+			writeCorpus(t, filepath.Join(dir, name), cs.kind, cs.size, int64(i))
+			args = append(args, name)
+		}
+		cases = append(cases, findingsCase{name: "corpus-" + string(cs.kind), root: dir, args: args})
+	}
+	return cases
+}
+
+// writeCorpus writes a generated corpus of kind, size and seed to path.
+func writeCorpus(t *testing.T, path string, kind corpus.Kind, size, seed int64) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = corpus.Generate(f, kind, size, seed)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// checkFindingsGolden collects c and compares its digest with the golden (or writes it).
+func checkFindingsGolden(t *testing.T, c findingsCase) {
+	got := digestCollect(t, c)
+	file := filepath.Join(findingsGoldenDir, c.name+".json")
+	if *updateFindingsGolden {
+		if err := os.MkdirAll(findingsGoldenDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, compactDigest(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v: a testdata folder without a golden? Write it with -update-findings-golden on main, before the change", err)
+	}
+	var want findingsDigest
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: findings changed%s:\n got %s\nwant %s", c.name, orderHint(got, want), compactDigest(got), b)
+	}
+}
+
+// orderHint says when only the order of the findings changed.
+func orderHint(got, want findingsDigest) string {
+	key := func(ds []findingDigest) []string {
+		var ks []string
+		for _, d := range ds {
+			b, _ := json.Marshal(d)
+			ks = append(ks, string(b))
+		}
+		sort.Strings(ks)
+		return ks
+	}
+	g, w := got, want
+	g.Findings, w.Findings = nil, nil
+	if reflect.DeepEqual(g, w) && reflect.DeepEqual(key(got.Findings), key(want.Findings)) {
+		return " (the same findings, in another order)"
+	}
+	return ""
+}
+
+// compactDigest writes d as JSON with one finding a line, so that a diff names the finding.
+func compactDigest(d findingsDigest) []byte {
+	var b bytes.Buffer
+	head, _ := json.MarshalIndent(struct {
+		Inputs        []string `json:"inputs"`
+		Counts        []string `json:"counts"`
+		Notifications []string `json:"notifications"`
+	}{d.Inputs, d.Counts, d.Notifications}, "", " ")
+	b.Write(head[:len(head)-2]) // up to the closing "\n}"
+	b.WriteString(",\n \"findings\": [")
+	for i, f := range d.Findings {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		line, _ := json.Marshal(f)
+		b.WriteString("\n  ")
+		b.Write(line)
+	}
+	b.WriteString("\n ]\n}\n")
+	return b.Bytes()
+}
+
+// sarifForDigest is the part of collect's SARIF that findingsDigest keeps.
+type sarifForDigest struct {
+	Runs []struct {
+		Invocations []struct {
+			Notes []struct {
+				Level   string `json:"level"`
+				Message struct {
+					Text string `json:"text"`
+				} `json:"message"`
+			} `json:"toolExecutionNotifications"`
+		} `json:"invocations"`
+		Results []struct {
+			RuleID  string `json:"ruleId"`
+			Level   string `json:"level"`
+			Message struct {
+				Text     string `json:"text"`
+				Markdown string `json:"markdown"`
+			} `json:"message"`
+			Locations []struct {
+				Phys struct {
+					Art struct {
+						URI string `json:"uri"`
+					} `json:"artifactLocation"`
+					Region struct {
+						StartLine int `json:"startLine"`
+					} `json:"region"`
+				} `json:"physicalLocation"`
+				Logical []struct {
+					FQN string `json:"fullyQualifiedName"`
+				} `json:"logicalLocations"`
+			} `json:"locations"`
+			FP    map[string]string `json:"partialFingerprints"`
+			Props map[string]any    `json:"properties"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+// digestCollect runs agc-sarif collect on c and digests its SARIF and the counts it printed.
+func digestCollect(t *testing.T, c findingsCase) findingsDigest {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: c.root, Getenv: func(string) string { return "" }}
+	args := append([]string{"agc-sarif", "collect", "--root", c.root, "-o", "-", "--fail-on", "none"}, c.args...)
+	if code := Main(context.Background(), args, env); code != ExitOK {
+		t.Fatalf("collect %v: exit %d\n%s", c.args, code, errb.String())
+	}
+	var log sarifForDigest
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("collect %v: SARIF: %v (%d runs)", c.args, err, len(log.Runs))
+	}
+	d := findingsDigest{Inputs: c.args, Counts: []string{}, Notifications: []string{}, Findings: []findingDigest{}}
+	for _, line := range strings.Split(errb.String(), "\n") {
+		for _, p := range []string{"records read:", "files read:", "findings of events"} {
+			if strings.HasPrefix(line, p) {
+				d.Counts = append(d.Counts, line)
+			}
+		}
+	}
+	run := log.Runs[0]
+	for _, inv := range run.Invocations {
+		for _, n := range inv.Notes {
+			d.Notifications = append(d.Notifications, n.Level+": "+n.Message.Text)
+		}
+	}
+	for _, r := range run.Results {
+		f := findingDigest{goldenResult: goldenResult{RuleID: r.RuleID, Level: r.Level, Key: r.FP["agcFindingKey/v1"], Props: map[string]string{}},
+			Message: r.Message.Text, MarkdownHash: shortHash(r.Message.Markdown), Fingerprints: map[string]string{}}
+		for k, v := range r.FP {
+			if k != "agcFindingKey/v1" {
+				f.Fingerprints[k] = v
+			}
+		}
+		if len(f.Message) > 200 {
+			f.Message, f.MessageHash = strings.ToValidUTF8(f.Message[:200], "")+"…", shortHash(r.Message.Text)
+		}
+		props, _ := json.Marshal(r.Props) // map keys sorted: canonical
+		f.PropsHash = shortHash(string(props))
+		if len(r.Locations) > 0 {
+			l := r.Locations[0]
+			f.URI, f.Line = l.Phys.Art.URI, l.Phys.Region.StartLine
+			if len(l.Logical) > 0 {
+				f.Logical = l.Logical[0].FQN
+			}
+		}
+		for _, p := range goldenProps {
+			if s, ok := r.Props[p].(string); ok {
+				f.Props[p] = s
+			}
+		}
+		d.Findings = append(d.Findings, f)
+	}
+	return d
+}
+
+// shortHash is the first 16 hex digits of s's SHA-256: enough to see that a text changed.
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
