@@ -30,6 +30,81 @@ type goldenResult struct {
 // goldenProps are the result properties the bindings fill.
 var goldenProps = []string{"runtime", "event", "tool", "verdict", "gate", "command", "file", "kind", "rule"}
 
+// goldenSARIF is the part of collect's SARIF that the golden tests read.
+type goldenSARIF struct {
+	Runs []struct {
+		Invocations []struct {
+			Notes []struct {
+				Level   string `json:"level"`
+				Message struct {
+					Text string `json:"text"`
+				} `json:"message"`
+			} `json:"toolExecutionNotifications"`
+		} `json:"invocations"`
+		Results []goldenSARIFResult `json:"results"`
+	} `json:"runs"`
+}
+
+// goldenSARIFResult is one SARIF result as the golden tests read it.
+type goldenSARIFResult struct {
+	RuleID  string `json:"ruleId"`
+	Level   string `json:"level"`
+	Message struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown"`
+	} `json:"message"`
+	FP        map[string]string `json:"partialFingerprints"`
+	Props     map[string]any    `json:"properties"`
+	Locations []struct {
+		Phys struct {
+			Art struct {
+				URI string `json:"uri"`
+			} `json:"artifactLocation"`
+			Region struct {
+				StartLine int `json:"startLine"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
+		Logical []struct {
+			FQN string `json:"fullyQualifiedName"`
+		} `json:"logicalLocations"`
+	} `json:"locations"`
+}
+
+// golden is the part of r that the runtime bindings decide.
+func (r goldenSARIFResult) golden() goldenResult {
+	g := goldenResult{RuleID: r.RuleID, Level: r.Level, Key: r.FP["agcFindingKey/v1"], Props: map[string]string{}}
+	if len(r.Locations) > 0 {
+		l := r.Locations[0]
+		g.URI, g.Line = l.Phys.Art.URI, l.Phys.Region.StartLine
+		if len(l.Logical) > 0 {
+			g.Logical = l.Logical[0].FQN
+		}
+	}
+	for _, p := range goldenProps {
+		if s, ok := r.Props[p].(string); ok {
+			g.Props[p] = s
+		}
+	}
+	return g
+}
+
+// goldenCollect runs agc-sarif collect with root as repository root and working folder, SARIF to
+// stdout and no failing outcome, on args; it returns the decoded SARIF (one run) and stderr.
+func goldenCollect(t *testing.T, root string, args ...string) (goldenSARIF, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: root, Getenv: func(string) string { return "" }}
+	code := Main(context.Background(), append([]string{"agc-sarif", "collect", "--root", root, "-o", "-", "--fail-on", "none"}, args...), env)
+	if code != ExitOK {
+		t.Fatalf("collect %v: exit %d\n%s", args, code, errb.String())
+	}
+	var log goldenSARIF
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("collect %v: SARIF: %v (%d runs)", args, err, len(log.Runs))
+	}
+	return log, errb.String()
+}
+
 // goldenRun collects the inputs from the repository root and returns their results, sorted.
 func goldenRun(t *testing.T, inputs string) []goldenResult {
 	t.Helper()
@@ -37,54 +112,10 @@ func goldenRun(t *testing.T, inputs string) []goldenResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: root, Getenv: func(string) string { return "" }}
-	code := Main(context.Background(), []string{"agc-sarif", "collect", "--root", root, "-o", "-", "--fail-on", "none", inputs}, env)
-	if code != ExitOK {
-		t.Fatalf("collect %s: exit %d\n%s", inputs, code, errb.String())
-	}
-	var log struct {
-		Runs []struct {
-			Results []struct {
-				RuleID    string            `json:"ruleId"`
-				Level     string            `json:"level"`
-				FP        map[string]string `json:"partialFingerprints"`
-				Props     map[string]any    `json:"properties"`
-				Locations []struct {
-					Phys struct {
-						Art struct {
-							URI string `json:"uri"`
-						} `json:"artifactLocation"`
-						Region struct {
-							StartLine int `json:"startLine"`
-						} `json:"region"`
-					} `json:"physicalLocation"`
-					Logical []struct {
-						FQN string `json:"fullyQualifiedName"`
-					} `json:"logicalLocations"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
-		t.Fatalf("collect %s: SARIF: %v", inputs, err)
-	}
+	log, _ := goldenCollect(t, root, inputs)
 	var rs []goldenResult
 	for _, r := range log.Runs[0].Results {
-		g := goldenResult{RuleID: r.RuleID, Level: r.Level, Key: r.FP["agcFindingKey/v1"], Props: map[string]string{}}
-		if len(r.Locations) > 0 {
-			l := r.Locations[0]
-			g.URI, g.Line = l.Phys.Art.URI, l.Phys.Region.StartLine
-			if len(l.Logical) > 0 {
-				g.Logical = l.Logical[0].FQN
-			}
-		}
-		for _, p := range goldenProps {
-			if s, ok := r.Props[p].(string); ok {
-				g.Props[p] = s
-			}
-		}
-		rs = append(rs, g)
+		rs = append(rs, r.golden())
 	}
 	sort.Slice(rs, func(i, j int) bool {
 		a, _ := json.Marshal(rs[i])

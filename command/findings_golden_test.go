@@ -2,7 +2,6 @@ package command
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -271,58 +270,12 @@ func compactDigest(d findingsDigest) []byte {
 	return b.Bytes()
 }
 
-// sarifForDigest is the part of collect's SARIF that findingsDigest keeps.
-type sarifForDigest struct {
-	Runs []struct {
-		Invocations []struct {
-			Notes []struct {
-				Level   string `json:"level"`
-				Message struct {
-					Text string `json:"text"`
-				} `json:"message"`
-			} `json:"toolExecutionNotifications"`
-		} `json:"invocations"`
-		Results []struct {
-			RuleID  string `json:"ruleId"`
-			Level   string `json:"level"`
-			Message struct {
-				Text     string `json:"text"`
-				Markdown string `json:"markdown"`
-			} `json:"message"`
-			Locations []struct {
-				Phys struct {
-					Art struct {
-						URI string `json:"uri"`
-					} `json:"artifactLocation"`
-					Region struct {
-						StartLine int `json:"startLine"`
-					} `json:"region"`
-				} `json:"physicalLocation"`
-				Logical []struct {
-					FQN string `json:"fullyQualifiedName"`
-				} `json:"logicalLocations"`
-			} `json:"locations"`
-			FP    map[string]string `json:"partialFingerprints"`
-			Props map[string]any    `json:"properties"`
-		} `json:"results"`
-	} `json:"runs"`
-}
-
 // digestCollect runs agc-sarif collect on c and digests its SARIF and the counts it printed.
 func digestCollect(t *testing.T, c findingsCase) findingsDigest {
 	t.Helper()
-	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: c.root, Getenv: func(string) string { return "" }}
-	args := append([]string{"agc-sarif", "collect", "--root", c.root, "-o", "-", "--fail-on", "none"}, c.args...)
-	if code := Main(context.Background(), args, env); code != ExitOK {
-		t.Fatalf("collect %v: exit %d\n%s", c.args, code, errb.String())
-	}
-	var log sarifForDigest
-	if err := json.Unmarshal(out.Bytes(), &log); err != nil || len(log.Runs) != 1 {
-		t.Fatalf("collect %v: SARIF: %v (%d runs)", c.args, err, len(log.Runs))
-	}
+	log, stderr := goldenCollect(t, c.root, c.args...)
 	d := findingsDigest{Inputs: c.args, Counts: []string{}, Notifications: []string{}, Findings: []findingDigest{}}
-	for _, line := range strings.Split(errb.String(), "\n") {
+	for _, line := range strings.Split(stderr, "\n") {
 		for _, p := range []string{"records read:", "files read:", "findings of events"} {
 			if strings.HasPrefix(line, p) {
 				d.Counts = append(d.Counts, line)
@@ -336,33 +289,26 @@ func digestCollect(t *testing.T, c findingsCase) findingsDigest {
 		}
 	}
 	for _, r := range run.Results {
-		f := findingDigest{goldenResult: goldenResult{RuleID: r.RuleID, Level: r.Level, Key: r.FP["agcFindingKey/v1"], Props: map[string]string{}},
-			Message: r.Message.Text, MarkdownHash: shortHash(r.Message.Markdown), Fingerprints: map[string]string{}}
-		for k, v := range r.FP {
-			if k != "agcFindingKey/v1" {
-				f.Fingerprints[k] = v
-			}
-		}
-		if len(f.Message) > 200 {
-			f.Message, f.MessageHash = strings.ToValidUTF8(f.Message[:200], "")+"…", shortHash(r.Message.Text)
-		}
-		props, _ := json.Marshal(r.Props) // map keys sorted: canonical
-		f.PropsHash = shortHash(string(props))
-		if len(r.Locations) > 0 {
-			l := r.Locations[0]
-			f.URI, f.Line = l.Phys.Art.URI, l.Phys.Region.StartLine
-			if len(l.Logical) > 0 {
-				f.Logical = l.Logical[0].FQN
-			}
-		}
-		for _, p := range goldenProps {
-			if s, ok := r.Props[p].(string); ok {
-				f.Props[p] = s
-			}
-		}
-		d.Findings = append(d.Findings, f)
+		d.Findings = append(d.Findings, digestResult(r))
 	}
 	return d
+}
+
+// digestResult is the digest of one SARIF result.
+func digestResult(r goldenSARIFResult) findingDigest {
+	f := findingDigest{goldenResult: r.golden(), Message: r.Message.Text,
+		MarkdownHash: shortHash(r.Message.Markdown), Fingerprints: map[string]string{}}
+	if len(f.Message) > 200 {
+		f.Message, f.MessageHash = strings.ToValidUTF8(f.Message[:200], "")+"…", shortHash(r.Message.Text)
+	}
+	props, _ := json.Marshal(r.Props) // map keys sorted: canonical
+	f.PropsHash = shortHash(string(props))
+	for k, v := range r.FP {
+		if k != "agcFindingKey/v1" {
+			f.Fingerprints[k] = v
+		}
+	}
+	return f
 }
 
 // shortHash is the first 16 hex digits of s's SHA-256: enough to see that a text changed.
