@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
 # bench.sh — time `agc-sarif collect` against the cost of merely reading the bytes
-# (`LC_ALL=C grep -c hook_`) and against what a user would script (`jq -c 'select(.type=="attachment")'`)
-# on the same generated corpus, in one run, and print a Markdown table for the README.
+# (`LC_ALL=C grep -c PATTERN`) and against what a user would script (jq), and the recorders against
+# `sh -c true`, in alternating runs, and print one Markdown table for docs/performance.md.
 #
-#   scripts/bench.sh [SIZE...]          default: 256MiB 1GiB 2GiB
-#   scripts/bench.sh --go [OLD.txt]     Go benchmarks of the readers and collect; benchstat against OLD.txt
+#   scripts/bench.sh [MODE...]          MODE: transcript stream-json hook-log agc record (default: all)
+#   scripts/bench.sh --go [OLD.txt]     Go benchmarks of the readers; benchstat against OLD.txt
+#   BENCH_SMOKE=1 scripts/bench.sh      every mode at a tiny size, one pair: checks the script works
+#                                       (seconds; its numbers mean nothing)
 #
-# Environment:
-#   BENCH_KIND=transcript   corpus kind (transcript, stream-json, hook-log, agc)
-#   BENCH_SEED=1            corpus seed
-#   BENCH_RUNS=1            runs per command and size; the fastest wall and CPU time and the largest
-#                           RSS are reported (other load only ever slows a run down)
-#   BENCH_CACHE=DIR         keep corpora in DIR and reuse them (else a temp dir, deleted at the end)
-#   BENCH_KEEP=1            keep the temp dir
-#   BENCH_NO_JQ=1           skip jq (it is slow on big corpora)
-#   BENCH_GOTIME=3x BENCH_COUNT=6 BENCH_GO_OUT=FILE   for --go (default FILE: /tmp/bench-go-<commit>.txt)
-# Targets (1 GiB, warm cache, 2 cores): collect ≤ 3× grep; ≥ 5× faster than jq; peak RSS < 100 MiB;
-# seconds per GiB within 20% across sizes.
+# Corpora (agc-corpus, generated once per run, or kept with BENCH_CACHE):
+#   transcript   BENCH_TRANSCRIPT_SIZE (1GiB) as 4 files of a quarter each, seeds 1–4, read at once
+#   stream-json  BENCH_STREAM_SIZE (512MiB), seed 1
+#   hook-log     BENCH_HOOKLOG_SIZE (512MiB), seed 1
+#   agc          BENCH_AGC_N (25000) AGC responses: `agc-corpus -kind agc` cut to that many lines,
+#                with the files their findings point at, so that every finding is anchored
+# Each corpus lies inside the --root given to collect (anchoring may read it again, as in a real
+# checkout). Per corpus, BENCH_PAIRS (5) rounds of: collect, then `grep -c` (its output goes to a
+# file: GNU grep stops at the first match when stdout is /dev/null), then jq in the first
+# BENCH_JQ_RUNS (3) rounds (BENCH_NO_JQ=1: none). Medians with min–max; the ratio to grep is the
+# median of the per-round ratios; CPU is user+sys; peak RSS is the largest of collect's runs.
+#
+# record: BENCH_PAIRS rounds of `sh -c true`, `agc-record -- true`, `agc-sarif record -- true` and a
+# bare Go exec wrapper (os/exec, the floor for a Go recorder), each BENCH_CALLS (200) times in a
+# loop per sample with a PreToolUse input on stdin; per-call ms, and added = per-round difference.
+#
+# Environment: BENCH_CACHE=DIR keep corpora in DIR and reuse them; BENCH_KEEP=1 keep the temp dir;
+# BENCH_OUT=FILE the raw samples (TSV; default /tmp/agc-bench-<commit>.tsv);
+# BENCH_GOTIME=3x BENCH_COUNT=6 BENCH_GO_OUT=FILE for --go.
+# Measure on a quiet machine with a warm cache; the table says the load before and after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C GOFLAGS=${GOFLAGS:--buildvcs=false}
@@ -24,7 +35,8 @@ export LC_ALL=C GOFLAGS=${GOFLAGS:--buildvcs=false}
 need() { # need CMD PACKAGE: install PACKAGE with apt when CMD is missing
   if [[ $1 == /* && -x $1 ]] || { [[ $1 != /* ]] && command -v "$1" >/dev/null; }; then return; fi
   echo "bench: installing $2" >&2
-  local sudo=""; [[ $(id -u) -ne 0 ]] && sudo=sudo
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo=sudo
   $sudo apt-get update -qq >&2 && $sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >&2
 }
 
@@ -48,105 +60,268 @@ if [[ ${1:-} == --go ]]; then
   if ! command -v benchstat >/dev/null; then
     echo "bench: installing benchstat (golang.org/x/perf)" >&2
     GOFLAGS="" go install golang.org/x/perf/cmd/benchstat@latest
-    PATH="$PATH:$(go env GOPATH)/bin"; export PATH
+    PATH="$PATH:$(go env GOPATH)/bin"
+    export PATH
   fi
   if [[ -n $old ]]; then benchstat "$old" "$out"; else benchstat "$out"; fi
   echo "bench: results in $out (pass it as OLD.txt next time)" >&2
   exit 0
 fi
 
-sizes=("$@")
-[[ ${#sizes[@]} -eq 0 ]] && sizes=(256MiB 1GiB 2GiB)
-kind=${BENCH_KIND:-transcript}
-seed=${BENCH_SEED:-1}
-runs=${BENCH_RUNS:-1}
+all_modes=(transcript stream-json hook-log agc record)
+modes=("$@")
+[[ ${#modes[@]} -eq 0 ]] && modes=("${all_modes[@]}")
+for m in "${modes[@]}"; do
+  [[ " ${all_modes[*]} " == *" $m "* ]] || { echo "bench: unknown mode $m (want: ${all_modes[*]}, or --go)" >&2; exit 2; }
+done
 
-need jq jq
+if [[ ${BENCH_SMOKE:-0} == 1 ]]; then
+  t_size=4MiB s_size=2MiB h_size=2MiB agc_n=500 pairs=1 jq_runs=1 calls=5
+else
+  t_size=${BENCH_TRANSCRIPT_SIZE:-1GiB} s_size=${BENCH_STREAM_SIZE:-512MiB} h_size=${BENCH_HOOKLOG_SIZE:-512MiB}
+  agc_n=${BENCH_AGC_N:-25000} pairs=${BENCH_PAIRS:-5} jq_runs=${BENCH_JQ_RUNS:-3} calls=${BENCH_CALLS:-200}
+fi
+[[ ${BENCH_NO_JQ:-0} == 1 ]] && jq_runs=0
+
 need /usr/bin/time time
+if ((jq_runs > 0)); then
+  if [[ ${BENCH_SMOKE:-0} == 1 ]] && ! command -v jq >/dev/null; then jq_runs=0; else need jq jq; fi
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/agc-bench.XXXXXX")
-cache=${BENCH_CACHE:-$work/corpus}
-mkdir -p "$cache"
+root=${BENCH_CACHE:-$work/corpus}
+mkdir -p "$root" "$work/bin"
+root=$(cd "$root" && pwd)
 cleanup() {
   if [[ ${BENCH_KEEP:-0} == 1 ]]; then echo "bench: kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+samples=$work/samples.tsv
+: >"$samples"
 
-go build -o "$work/agc-sarif" ./cmd/agc-sarif
-go build -o "$work/agc-corpus" ./cmd/agc-corpus
+bin=$work/bin
+go build -o "$bin/" ./cmd/agc-sarif ./cmd/agc-corpus ./cmd/agc-record
 
-# Disk: every corpus not yet cached must fit, with 1 GiB to spare.
-want=0
-for s in "${sizes[@]}"; do
-  f="$cache/$kind-$s-seed$seed.jsonl"
-  [[ -f $f ]] && continue
-  n=$(size_bytes "$s")
-  want=$((want + n))
-done
-df -h "$cache" >&2
-avail=$(( $(df -Pk "$cache" | awk 'NR==2{print $4}') * 1024 ))
-if (( want + (1 << 30) > avail )); then
-  echo "bench: not enough disk in $cache: need $((want >> 20)) MiB + 1 GiB, have $((avail >> 20)) MiB" >&2
-  exit 2
-fi
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# measure NAME CMD...: run CMD BENCH_RUNS times under /usr/bin/time -v; sets SECS (fastest wall
-# time), CPU (least user+system seconds), RSS_MIB (largest peak RSS) and STATUS (last exit status).
-measure() {
-  local name=$1; shift
-  local secs=() rss=() cpu=() i
-  for ((i = 0; i < runs; i++)); do
-    STATUS=0
-    /usr/bin/time -v -o "$work/time.txt" "$@" >"$work/$name.out" 2>"$work/$name.err" || STATUS=$?
-    secs+=("$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); s=0; for(j=1;j<=n;j++) s=s*60+a[j]; print s}' "$work/time.txt")")
-    rss+=("$(awk -F': ' '/Maximum resident set size/{printf "%.1f", $2/1024}' "$work/time.txt")")
-    cpu+=("$(awk -F': ' '/User time|System time/{s+=$2} END{printf "%.2f", s}' "$work/time.txt")")
-  done
-  CPU=$(printf '%s\n' "${cpu[@]}" | sort -g | head -1)
-  SECS=$(printf '%s\n' "${secs[@]}" | sort -g | head -1)
-  RSS_MIB=$(printf '%s\n' "${rss[@]}" | sort -g | tail -1)
-}
-
-rows=()
-for s in "${sizes[@]}"; do
-  f="$cache/$kind-$s-seed$seed.jsonl"
+# --- corpora ------------------------------------------------------------------------------------
+# corpus KIND BYTES SEED: print the path of that corpus in $root, generating it when missing.
+corpus() {
+  local f="$root/$1-$2-seed$3.jsonl"
   if [[ ! -f $f ]]; then
-    "$work/agc-corpus" -kind "$kind" -size "$s" -seed "$seed" -o "$f.tmp" -stats "$f.stats.json"
+    "$bin/agc-corpus" -kind "$1" -size "$2" -seed "$3" -o "$f.tmp" -stats "$f.stats.json" 2>"$work/corpus.err" ||
+      { cat "$work/corpus.err" >&2; exit 1; }
     mv "$f.tmp" "$f"
   fi
-  bytes=$(stat -c %s "$f")
-  cat "$f" >/dev/null # warm the page cache
-  echo "bench: $s ($bytes bytes) …" >&2
+  echo "$f"
+}
 
-  measure collect "$work/agc-sarif" collect --root "$work" --fail-on none -o "$work/out.sarif" "$f"
-  c_s=$SECS c_rss=$RSS_MIB c_cpu=$CPU
-  if [[ $STATUS -ne 0 ]]; then echo "bench: agc-sarif collect exited $STATUS:" >&2; tail -5 "$work/collect.err" >&2; fi
-  measure grep grep -c hook_ "$f"
-  g_s=$SECS g_rss=$RSS_MIB g_cpu=$CPU
-  if [[ ${BENCH_NO_JQ:-0} == 1 ]]; then
-    j_s=nan j_rss=nan j_cpu=nan
-  else
-    measure jq jq -c 'select(.type=="attachment")' "$f"
-    j_s=$SECS j_rss=$RSS_MIB j_cpu=$CPU
+# agc_corpus N: print the path of a file of exactly N AGC responses (agc-corpus -kind agc, cut),
+# after writing the files their findings point at (corpus.ResponseLocation: 250 lines a file).
+agc_corpus() {
+  local n=$1 f="$root/agc-$1.jsonl" i
+  if [[ ! -f $f ]]; then
+    "$bin/agc-corpus" -kind agc -size $((n * 400 + (1 << 20))) -seed 1 -o "$f.all" 2>"$work/corpus.err" ||
+      { cat "$work/corpus.err" >&2; exit 1; }
+    head -n "$n" "$f.all" >"$f.tmp"
+    rm "$f.all"
+    mv "$f.tmp" "$f"
   fi
-  rows+=("$(python3 - "$s" "$bytes" "$c_s" "$c_rss" "$g_s" "$g_rss" "$j_s" "$j_rss" "$c_cpu" "$g_cpu" "$j_cpu" <<'PY'
-import sys
-s, b, cs, cr, gs, gr, js, jr, cc, gc, jc = sys.argv[1:]
-b = int(b); cs, gs, js = float(cs), float(gs), float(js)
-mib = b / 2**20
-f = lambda x: "–" if x != x else f"{x:.2f}"
-ratio = lambda a, c: "–" if a != a or c != c or c == 0 else f"{a / c:.1f}×"
-print(f"| {s} | {f(cs)} | {f(gs)} | {f(js)} | {ratio(cs, gs)} | {ratio(js, cs)} | "
-      f"{mib / cs if cs else float('inf'):.0f} | {cs / (b / 2**30):.2f} | {cr} | {gr} | {jr} | {cc} / {gc} / {jc} |")
-PY
-)")
+  [[ $(wc -l <"$f") -eq $n ]] || { echo "bench: $f does not hold $n lines" >&2; exit 1; }
+  for ((i = 0; i < n; i += 250)); do
+    local p="$root/internal/pkg$((i / 250 % 100))/file$((i / 250)).go"
+    [[ -f $p ]] && continue
+    mkdir -p "$(dirname "$p")"
+    yes $'\tx := f(y) // some code' | head -n 250 >"$p"
+  done
+  echo "$f"
+}
+
+# check_disk: the corpora not yet generated must fit, with 1 GiB to spare.
+check_disk() {
+  local want=0 m
+  for m in "${modes[@]}"; do
+    case $m in
+    transcript) [[ -f "$root/transcript-$((t_bytes / 4))-seed1.jsonl" ]] || want=$((want + t_bytes)) ;;
+    stream-json) [[ -f "$root/stream-json-$s_bytes-seed1.jsonl" ]] || want=$((want + s_bytes)) ;;
+    hook-log) [[ -f "$root/hook-log-$h_bytes-seed1.jsonl" ]] || want=$((want + h_bytes)) ;;
+    esac
+  done
+  local avail=$(($(df -Pk "$root" | awk 'NR==2{print $4}') * 1024))
+  if ((want + (1 << 30) > avail)); then
+    echo "bench: not enough disk in $root: need $((want >> 20)) MiB + 1 GiB, have $((avail >> 20)) MiB" >&2
+    exit 2
+  fi
+}
+
+# --- timing -------------------------------------------------------------------------------------
+# timed MODE TOOL RUN BYTES CALLS CMD...: run CMD once under /usr/bin/time (stdout to a file) and
+# append MODE TOOL RUN wall user sys rssKiB BYTES CALLS to $samples: wall from the shell's
+# microsecond clock, CPU (10 ms steps) and peak RSS from time. grep may exit 1 (no match).
+timed() {
+  local mode=$1 tool=$2 run=$3 bytes=$4 n=$5 status=0
+  shift 5
+  local start=$EPOCHREALTIME
+  /usr/bin/time -f '%U %S %M' -o "$work/time.txt" "$@" </dev/null >"$work/$tool.out" 2>"$work/$tool.err" || status=$?
+  local end=$EPOCHREALTIME
+  if ((status > 1)) || { ((status == 1)) && [[ $tool != grep ]]; }; then
+    echo "bench: $mode: $tool exited $status: $*" >&2
+    tail -5 "$work/$tool.err" >&2
+    exit 1
+  fi
+  local wall user sys rss
+  wall=$(awk -v a="$start" -v b="$end" 'BEGIN{printf "%.6f", b - a}')
+  read -r user sys rss < <(tail -1 "$work/time.txt")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$tool" "$run" "$wall" "$user" "$sys" "$rss" "$bytes" "$n" >>"$samples"
+}
+
+# bench_corpus MODE PATTERN JQ-FILTER FILE...: alternating rounds of collect, grep -c and
+# jq -c FILTER (FILTER may start with "-R ", for input with lines that are not JSON).
+bench_corpus() {
+  local mode=$1 pattern=$2 filter=$3 r bytes jqargs=(-c)
+  shift 3
+  if [[ $filter == "-R "* ]]; then jqargs+=(-R) filter=${filter#-R }; fi
+  bytes=$(cat "$@" | wc -c)
+  echo "bench: $mode: $# file(s), $bytes bytes, $pairs round(s)" >&2
+  printf '%s\t%s\t%s\n' "$mode" "$pattern" "${jqargs[*]} '$filter'" >>"$work/patterns.tsv"
+  local collect=("$bin/agc-sarif" collect --root "$root" --fail-on none -o "$work/out.sarif" "$@")
+  # Warm the page cache and the binaries; not timed.
+  "${collect[@]}" 2>/dev/null || { echo "bench: $mode: collect failed" >&2; exit 1; }
+  grep -c "$pattern" "$@" >"$work/grep.out" || true
+  for ((r = 1; r <= pairs; r++)); do
+    timed "$mode" collect "$r" "$bytes" 1 "${collect[@]}"
+    timed "$mode" grep "$r" "$bytes" 1 grep -c "$pattern" "$@"
+    if ((r <= jq_runs)); then timed "$mode" jq "$r" "$bytes" 1 jq "${jqargs[@]}" "$filter" "$@"; fi
+  done
+}
+
+# bench_record: alternating rounds of CALLS invocations of each recorder and of sh -c true.
+bench_record() {
+  mkdir -p "$work/gowrap"
+  cat >"$work/gowrap/main.go" <<'GO'
+// Command gowrap runs its arguments as a command with its own stdin, stdout and stderr: the
+// least a Go hook wrapper can cost.
+package main
+
+import (
+	"os"
+	"os/exec"
+)
+
+func main() {
+	c := exec.Command(os.Args[1], os.Args[2:]...)
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if c.Run() != nil {
+		os.Exit(1)
+	}
+}
+GO
+  (cd "$work/gowrap" && go mod init gowrap >/dev/null 2>&1 && go build -o "$bin/gowrap" .)
+  printf '%s\n' '{"session_id":"bench","transcript_path":"/tmp/bench.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."}}' >"$work/hook-input.json"
+  export AGC_HOOK_LOG=$work/hook-log.jsonl BENCH_IN=$work/hook-input.json
+  # shellcheck disable=SC2016 # expanded by the inner bash
+  local loop=(bash -c 'n=$1; shift; for ((i = 0; i < n; i++)); do "$@" <"$BENCH_IN" >/dev/null || exit 1; done' loop "$calls")
+  echo "bench: record: $pairs round(s) of $calls calls each" >&2
+  local r
+  for ((r = 1; r <= pairs; r++)); do
+    timed record sh "$r" 0 "$calls" "${loop[@]}" sh -c true
+    timed record agc-record "$r" 0 "$calls" "${loop[@]}" "$bin/agc-record" -- true
+    timed record agc-sarif-record "$r" 0 "$calls" "${loop[@]}" "$bin/agc-sarif" record -- true
+    timed record go-exec "$r" 0 "$calls" "${loop[@]}" "$bin/gowrap" true
+    # Both recorders must have written a record a call: a recorder that does nothing is fast.
+    [[ $(wc -l <"$AGC_HOOK_LOG") -eq $((2 * calls)) ]] ||
+      { echo "bench: record: $AGC_HOOK_LOG holds $(wc -l <"$AGC_HOOK_LOG") records, want $((2 * calls))" >&2; exit 1; }
+    rm -f "$AGC_HOOK_LOG"
+  done
+}
+
+t_bytes=$(size_bytes "$t_size") s_bytes=$(size_bytes "$s_size") h_bytes=$(size_bytes "$h_size")
+check_disk
+for m in "${modes[@]}"; do
+  case $m in
+  transcript)
+    files=()
+    for seed in 1 2 3 4; do files+=("$(corpus transcript $((t_bytes / 4)) "$seed")"); done
+    bench_corpus transcript hook_ 'select(.type=="attachment")' "${files[@]}"
+    ;;
+  stream-json) bench_corpus stream-json hook_ 'select(.type=="system")' "$(corpus stream-json "$s_bytes" 1)" ;;
+  hook-log) bench_corpus hook-log hook_ 'select(.input.hook_event_name=="PreToolUse")' "$(corpus hook-log "$h_bytes" 1)" ;;
+  agc) bench_corpus agc '"verdict"' '-R fromjson? | select(.verdict!="pass")' "$(agc_corpus "$agc_n")" ;;
+  record) bench_record ;;
+  esac
 done
 
-host="$(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
+# --- the table ----------------------------------------------------------------------------------
+out=${BENCH_OUT:-${TMPDIR:-/tmp}/agc-bench-$commit.tsv}
+cp "$samples" "$out"
+cpu_model=$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)
+machine="$(nproc) cores (${cpu_model:-$(uname -m)}), $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), Linux $(uname -r)"
+versions="$(go version | awk '{print $3}'), $(grep --version | head -1)$( ((jq_runs > 0)) && echo ", $(jq --version)")"
 echo
-echo "agc-sarif collect on a generated $kind corpus (seed $seed), warm cache, best of $runs run(s) —" \
-  "$(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $host, $(go version | awk '{print $3}'), $(jq --version)"
+echo "Commit $commit, $(date -u +%Y-%m-%dT%H:%MZ); $machine; load $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after; $versions." \
+  "Warm cache, $pairs alternating round(s) per row, medians (min–max)$([[ ${BENCH_SMOKE:-0} == 1 ]] && echo '; BENCH_SMOKE: tiny sizes, numbers meaningless')."
 echo
-echo "| size | collect s | grep -c s | jq s | collect ÷ grep | jq ÷ collect | collect MiB/s | collect s/GiB | collect RSS MiB | grep RSS MiB | jq RSS MiB | CPU s collect / grep / jq |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-printf '%s\n' "${rows[@]}"
+touch "$work/patterns.tsv"
+python3 - "$samples" "$work/patterns.tsv" "$agc_n" <<'PY'
+import csv, statistics as st, sys
+samples, patterns, agc_n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tsv = lambda f: csv.reader(open(f), delimiter="\t", quoting=csv.QUOTE_NONE)
+rows = list(tsv(samples))
+pats = {r[0]: (r[1], r[2]) for r in tsv(patterns)}
+by = {}
+for mode, tool, run, wall, user, sys_, rss, nbytes, calls in rows:
+    by.setdefault((mode, tool), []).append(dict(run=int(run), wall=float(wall), cpu=float(user) + float(sys_),
+                                                 rss=int(rss) / 1024, bytes=int(nbytes), calls=int(calls)))
+
+def spread(xs, fmt):
+    xs = sorted(xs)
+    return fmt(st.median(xs)) if len(xs) == 1 else f"{fmt(st.median(xs))} ({fmt(xs[0])}–{fmt(xs[-1])})"
+
+def secs(x): return f"{x:.2f} s" if x < 10 else f"{x:.1f} s"
+def ms(x): return f"{x:.2f} ms"
+def added(x): return f"{x:+.2f} ms"
+def times(x): return f"{x:.2f}×"
+def per_round(a, b, op):
+    bb = {s["run"]: s for s in b}
+    return [op(s, bb[s["run"]]) for s in a if s["run"] in bb]
+
+def size(b):
+    for unit, n in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if b >= n: return f"{b / n:.3g} {unit}"
+    return f"{b} B"
+
+label = {"transcript": lambda b: f"{size(b)} of transcripts (4 files, seeds 1–4)",
+         "stream-json": lambda b: f"{size(b)} stream-json (seed 1)",
+         "hook-log": lambda b: f"{size(b)} hook log (seed 1)",
+         "agc": lambda b: f"{agc_n:,} AGC responses ({size(b)})"}
+def row(*cells): print("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+row("work", "agc-sarif", "reference", "ratio or added", "jq", "CPU (user+sys)", "CPU per GiB", "peak RSS")
+print("|---|---|---|---|---|---|---|---|")
+for mode in ("transcript", "stream-json", "hook-log", "agc"):
+    c, g, j = by.get((mode, "collect")), by.get((mode, "grep")), by.get((mode, "jq"), [])
+    if not c: continue
+    wall = lambda ss: [s["wall"] for s in ss]
+    cpu = st.median(s["cpu"] for s in c)
+    pat, flt = pats[mode]
+    jq = "–"
+    if j:
+        jq = f"`jq {flt}` {spread(wall(j), secs)}, {st.median(wall(j)) / st.median(wall(c)):.2g}× collect"
+    row(label[mode](c[0]["bytes"]), spread(wall(c), secs), f"`grep -c {pat}` {spread(wall(g), secs)}",
+        spread(per_round(c, g, lambda a, b: a["wall"] / b["wall"]), times), jq,
+        spread([s["cpu"] for s in c], secs), secs(cpu / (c[0]["bytes"] / 2**30)),
+        f"{max(s['rss'] for s in c):.0f} MiB")
+names = {"agc-record": "`agc-record -- true`", "agc-sarif-record": "`agc-sarif record -- true`",
+         "go-exec": "bare Go exec wrapper (os/exec)"}
+ref = by.get(("record", "sh"))
+call = lambda s: s["wall"] / s["calls"] * 1000
+for tool, name in names.items():
+    rs = by.get(("record", tool))
+    if not rs: continue
+    row(f"{name}, per call ({rs[0]['calls']} a sample)", spread([call(s) for s in rs], ms),
+        f"`sh -c true` {spread([call(s) for s in ref], ms)}",
+        spread(per_round(rs, ref, lambda a, b: call(a) - call(b)), added), "–",
+        spread([s["cpu"] / s["calls"] * 1000 for s in rs], ms) + " a call", "–",
+        f"{max(s['rss'] for s in rs):.0f} MiB")
+PY
+echo
+echo "bench: raw samples (mode tool round wall user sys rssKiB bytes calls) in $out" >&2
