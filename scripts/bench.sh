@@ -132,7 +132,7 @@ agc_corpus() {
     local p="$root/internal/pkg$((i / 250 % 100))/file$((i / 250)).go"
     [[ -f $p ]] && continue
     mkdir -p "$(dirname "$p")"
-    yes $'\tx := f(y) // some code' | head -n 250 >"$p"
+    printf '\tx := f(y) // some code\n%.0s' {1..250} >"$p"
   done
   echo "$f"
 }
@@ -181,7 +181,7 @@ bench_corpus() {
   local mode=$1 pattern=$2 filter=$3 r bytes jqargs=(-c)
   shift 3
   if [[ $filter == "-R "* ]]; then jqargs+=(-R) filter=${filter#-R }; fi
-  bytes=$(cat "$@" | wc -c)
+  bytes=$(stat -c %s "$@" | awk '{n += $1} END {print n}')
   echo "bench: $mode: $# file(s), $bytes bytes, $pairs round(s)" >&2
   printf '%s\t%s\t%s\n' "$mode" "$pattern" "${jqargs[*]} '$filter'" >>"$work/patterns.tsv"
   local collect=("$bin/agc-sarif" collect --root "$root" --fail-on none -o "$work/out.sarif" "$@")
@@ -244,9 +244,18 @@ for m in "${modes[@]}"; do
     for seed in 1 2 3 4; do files+=("$(corpus transcript $((t_bytes / 4)) "$seed")"); done
     bench_corpus transcript hook_ 'select(.type=="attachment")' "${files[@]}"
     ;;
-  stream-json) bench_corpus stream-json hook_ 'select(.type=="system")' "$(corpus stream-json "$s_bytes" 1)" ;;
-  hook-log) bench_corpus hook-log hook_ 'select(.input.hook_event_name=="PreToolUse")' "$(corpus hook-log "$h_bytes" 1)" ;;
-  agc) bench_corpus agc '"verdict"' '-R fromjson? | select(.verdict!="pass")' "$(agc_corpus "$agc_n")" ;;
+  stream-json)
+    f=$(corpus stream-json "$s_bytes" 1)
+    bench_corpus stream-json hook_ 'select(.type=="system")' "$f"
+    ;;
+  hook-log)
+    f=$(corpus hook-log "$h_bytes" 1)
+    bench_corpus hook-log hook_ 'select(.input.hook_event_name=="PreToolUse")' "$f"
+    ;;
+  agc)
+    f=$(agc_corpus "$agc_n")
+    bench_corpus agc '"verdict"' '-R fromjson? | select(.verdict!="pass")' "$f"
+    ;;
   record) bench_record ;;
   esac
 done
@@ -254,12 +263,15 @@ done
 # --- the table ----------------------------------------------------------------------------------
 out=${BENCH_OUT:-${TMPDIR:-/tmp}/agc-bench-$commit.tsv}
 cp "$samples" "$out"
+smoke_note=""
+[[ ${BENCH_SMOKE:-0} == 1 ]] && smoke_note="; BENCH_SMOKE: tiny sizes, numbers meaningless"
 cpu_model=$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)
 machine="$(nproc) cores (${cpu_model:-$(uname -m)}), $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), Linux $(uname -r)"
-versions="$(go version | awk '{print $3}'), $(grep --version | head -1)$( ((jq_runs > 0)) && echo ", $(jq --version)")"
+versions="$(go version | awk '{print $3}'), $(grep --version | head -1)"
+if ((jq_runs > 0)); then versions+=", $(jq --version)"; fi
 echo
 echo "Commit $commit, $(date -u +%Y-%m-%dT%H:%MZ); $machine; load $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after; $versions." \
-  "Warm cache, $pairs alternating round(s) per row, medians (min–max)$([[ ${BENCH_SMOKE:-0} == 1 ]] && echo '; BENCH_SMOKE: tiny sizes, numbers meaningless')."
+  "Warm cache, $pairs alternating round(s) per row, medians (min–max)${smoke_note}."
 echo
 touch "$work/patterns.tsv"
 python3 - "$samples" "$work/patterns.tsv" "$agc_n" <<'PY'
