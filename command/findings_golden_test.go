@@ -18,7 +18,9 @@ import (
 )
 
 // updateFindingsGolden rewrites testdata/findings-golden. Run it only on main before a speed
-// change (so the goldens hold what the code gave before), never to make a change pass.
+// change (so the goldens hold what the code gave before), never to make a change pass. A change
+// meant to change findings (new testdata, a binding's fix) rewrites only its own cases
+// (-run 'TestFindingsGolden/NAME') and says why in its commit, so that the diff shows them.
 var updateFindingsGolden = flag.Bool("update-findings-golden", false,
 	"rewrite testdata/findings-golden from the current code (only on main before a speed change, never to make a change pass)")
 
