@@ -158,33 +158,34 @@ func fileExists(p string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// corpusSizes are the generated corpora: big enough that a reader splitting a file into chunks
-// of 1 MiB or more splits them (transcripts as four files, as scripts/bench.sh reads them),
-// small enough that the test takes a few seconds. Seeds are fixed, so the bytes are too.
-var corpusSizes = []struct {
+// corpusFiles are the generated corpora, a file size per seed (1, 2, …). A file of 40 MiB is big
+// enough that a reader cutting one file into chunks of 16 MiB (inputs.DefaultChunkSize on the
+// chunks branch) reads it in parallel; transcripts are several files read at once, as
+// scripts/bench.sh reads them; AGC responses are small (their findings do not merge, so the
+// golden grows with them). Seeds are fixed, so the bytes are too.
+var corpusFiles = []struct {
 	kind  corpus.Kind
-	files int
-	size  int64
+	sizes []int64
 }{
-	{corpus.Transcript, 4, 4 << 20},
-	{corpus.StreamJSON, 1, 8 << 20},
-	{corpus.HookLog, 1, 16 << 20},
-	{corpus.AGC, 1, 2 << 20},
+	{corpus.Transcript, []int64{40 << 20, 4 << 20, 4 << 20, 4 << 20}},
+	{corpus.StreamJSON, []int64{40 << 20}},
+	{corpus.HookLog, []int64{40 << 20}},
+	{corpus.AGC, []int64{2 << 20}},
 }
 
 // corpusCases generates each corpus kind into a temporary folder (the root of its case).
 func corpusCases(t *testing.T) []findingsCase {
 	t.Helper()
 	var cases []findingsCase
-	for _, cs := range corpusSizes {
+	for _, cf := range corpusFiles {
 		dir := t.TempDir()
 		var args []string
-		for i := 1; i <= cs.files; i++ {
-			name := fmt.Sprintf("%s-%d.jsonl", cs.kind, i)
-			writeCorpus(t, filepath.Join(dir, name), cs.kind, cs.size, int64(i))
+		for i, size := range cf.sizes {
+			name := fmt.Sprintf("%s-%d.jsonl", cf.kind, i+1)
+			writeCorpus(t, filepath.Join(dir, name), cf.kind, size, int64(i+1))
 			args = append(args, name)
 		}
-		cases = append(cases, findingsCase{name: "corpus-" + string(cs.kind), root: dir, args: args})
+		cases = append(cases, findingsCase{name: "corpus-" + string(cf.kind), root: dir, args: args})
 	}
 	return cases
 }
