@@ -223,6 +223,9 @@ GO
   local loop=(bash -c 'n=$1; shift; for ((i = 0; i < n; i++)); do "$@" <"$BENCH_IN" >/dev/null || exit 1; done' loop "$calls")
   echo "bench: record: $pairs round(s) of $calls calls each" >&2
   local r
+  # Warm the page cache and the binaries: one untimed call of each.
+  "$bin/agc-record" -- true <"$BENCH_IN" && "$bin/agc-sarif" record -- true <"$BENCH_IN" && "$bin/gowrap" true
+  rm -f "$AGC_HOOK_LOG"
   for ((r = 1; r <= pairs; r++)); do
     timed record sh "$r" 0 "$calls" "${loop[@]}" sh -c true
     timed record agc-record "$r" 0 "$calls" "${loop[@]}" "$bin/agc-record" -- true
