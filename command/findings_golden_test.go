@@ -28,8 +28,9 @@ var updateFindingsGolden = flag.Bool("update-findings-golden", false,
 const findingsGoldenDir = "testdata/findings-golden"
 
 // testdataSets says how TestFindingsGolden collects each folder under the repository's testdata:
-// "whole" (the folder at once), "each" (the folder at once and each entry in it on its own), or
-// why the folder holds no collect inputs. A folder missing here fails the test.
+// "whole" (the folder at once), "each" (the folder at once and each entry in it on its own),
+// "root:SUB" (the folder's SUB, a checkout, collected whole as its own root), or why the folder
+// holds no collect inputs. A folder missing here fails the test.
 var testdataSets = map[string]string{
 	"examples":  "whole",
 	"samples":   "whole",
@@ -39,15 +40,18 @@ var testdataSets = map[string]string{
 	"copilot":   "each",
 	"friction":  "each",
 	"contract":  "each",
-	"action":    "not inputs: GitHub event payloads and a workspace for the action tests",
+	"action":    "root:workspace",
 	"workflows": "not inputs: workflow YAML for the workflow tests",
 }
 
-// findingsCase is one collect run: its golden name, the root and the arguments after collect's flags.
+// findingsCase is one collect run: its golden name, the root and the arguments after collect's
+// flags; or, for a generated corpus, its kind and file sizes (generated when the case runs).
 type findingsCase struct {
-	name string
-	root string
-	args []string
+	name  string
+	root  string
+	args  []string
+	kind  corpus.Kind
+	sizes []int64
 }
 
 // findingDigest is one SARIF result, compactly: what the bindings decide (goldenResult), the
@@ -79,7 +83,7 @@ func TestFindingsGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := append(testdataCases(t, root), corpusCases(t)...)
+	cases := append(testdataCases(t, root), corpusCases()...)
 	seen := map[string]bool{}
 	for _, c := range cases {
 		seen[c.name+".json"] = true
@@ -123,6 +127,10 @@ func testdataCases(t *testing.T, root string) []findingsCase {
 		case "each":
 			cases = append(cases, findingsCase{name: top.Name(), root: root, args: []string{dir}})
 			cases = append(cases, entryCases(t, root, dir)...)
+		default:
+			if sub, ok := strings.CutPrefix(how, "root:"); ok {
+				cases = append(cases, findingsCase{name: top.Name() + "-" + sub, root: filepath.Join(root, dir, sub), args: []string{"."}})
+			}
 		}
 	}
 	return cases
@@ -173,21 +181,25 @@ var corpusFiles = []struct {
 	{corpus.AGC, []int64{2 << 20}},
 }
 
-// corpusCases generates each corpus kind into a temporary folder (the root of its case).
-func corpusCases(t *testing.T) []findingsCase {
-	t.Helper()
+// corpusCases are the generated corpora, one case per kind.
+func corpusCases() []findingsCase {
 	var cases []findingsCase
 	for _, cf := range corpusFiles {
-		dir := t.TempDir()
-		var args []string
-		for i, size := range cf.sizes {
-			name := fmt.Sprintf("%s-%d.jsonl", cf.kind, i+1)
-			writeCorpus(t, filepath.Join(dir, name), cf.kind, size, int64(i+1))
-			args = append(args, name)
-		}
-		cases = append(cases, findingsCase{name: "corpus-" + string(cf.kind), root: dir, args: args})
+		cases = append(cases, findingsCase{name: "corpus-" + string(cf.kind), kind: cf.kind, sizes: cf.sizes})
 	}
 	return cases
+}
+
+// generate writes c's corpus into a temporary folder, the root of the case: a file per size,
+// seeds 1, 2, ….
+func (c *findingsCase) generate(t *testing.T) {
+	t.Helper()
+	c.root = t.TempDir()
+	for i, size := range c.sizes {
+		name := fmt.Sprintf("%s-%d.jsonl", c.kind, i+1)
+		writeCorpus(t, filepath.Join(c.root, name), c.kind, size, int64(i+1))
+		c.args = append(c.args, name)
+	}
 }
 
 // writeCorpus writes a generated corpus of kind, size and seed to path.
@@ -208,6 +220,9 @@ func writeCorpus(t *testing.T, path string, kind corpus.Kind, size, seed int64) 
 
 // checkFindingsGolden collects c and compares its digest with the golden (or writes it).
 func checkFindingsGolden(t *testing.T, c findingsCase) {
+	if c.sizes != nil {
+		c.generate(t)
+	}
 	got := digestCollect(t, c)
 	file := filepath.Join(findingsGoldenDir, c.name+".json")
 	if *updateFindingsGolden {
@@ -221,7 +236,7 @@ func checkFindingsGolden(t *testing.T, c findingsCase) {
 	}
 	b, err := os.ReadFile(file)
 	if err != nil {
-		t.Fatalf("%v: a testdata folder without a golden? Write it with -update-findings-golden on main, before the change", err)
+		t.Fatalf("%v: a new testdata folder? Write its golden with go test ./command -run 'TestFindingsGolden/%s$' -update-findings-golden, and review it", err, c.name)
 	}
 	var want findingsDigest
 	if err := json.Unmarshal(b, &want); err != nil {
