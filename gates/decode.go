@@ -9,10 +9,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/agc-sarif/agc-sarif/internal/jsonschema"
+	"github.com/agc-sarif/agc-sarif/internal/jsonschema/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -28,7 +29,7 @@ const maxSchemaBreaches = 50
 // It returns nil and the breaches when the response cannot be read (invalid JSON, schema errors,
 // unsupported major version), and the response with warnings otherwise (another 0.x version, a
 // verdict lighter than its findings). Breach lines are 1-based lines within data.
-func Decode(data []byte) (*Response, []Breach) { return defaultValidator.Decode(data) }
+func Decode(data []byte) (*Response, []Breach) { return defaultValidator().Decode(data) }
 
 // Decode is the package-level Decode with this validator's schema.
 func (v *Validator) Decode(data []byte) (*Response, []Breach) {
@@ -268,7 +269,8 @@ func toInt(n json.Number) int {
 	return int(f)
 }
 
-var printer = message.NewPrinter(language.English)
+// printer words the schema errors that have no message of ours; made on first use.
+var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // schemaBreaches turns a schema validation error into one breach per problem, with its pointer
 // and line, sorted by line.
@@ -369,7 +371,7 @@ func describe(e *validationError, data []byte) string {
 	case *kind.Maximum:
 		return fmt.Sprintf("is %s, want at most %s", numberAt(data, loc), k.Want.RatString())
 	}
-	return e.ErrorKind.LocalizedString(printer)
+	return e.ErrorKind.LocalizedString(printer())
 }
 
 // numberAt returns the literal of the number at loc in data, shortened for a message.

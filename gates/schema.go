@@ -4,8 +4,9 @@ import (
 	"bytes"
 	_ "embed" // the AGC 0.1 schema is embedded
 	"fmt"
+	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/agc-sarif/agc-sarif/internal/jsonschema"
 )
 
 //go:embed agc-0.1.schema.json
@@ -41,9 +42,10 @@ func NewValidator() (*Validator, error) {
 	return &Validator{schema: s}, nil
 }
 
-// defaultValidator is the validator Decode uses; it is built once when the package loads and
-// never changed afterwards. The schema is embedded, so failing to compile it is a build defect.
-var defaultValidator = mustValidator()
+// defaultValidator is the validator Decode uses; it is built once, on first use (not when the
+// package loads: `agc-sarif record` never validates), and never changed afterwards. The
+// schema is embedded, so failing to compile it is a build defect.
+var defaultValidator = sync.OnceValue(mustValidator)
 
 func mustValidator() *Validator {
 	v, err := NewValidator()
