@@ -1,8 +1,9 @@
 package friction
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // readOnlyPrograms run without changing anything (whatever their arguments, but for the flags in
@@ -72,7 +73,7 @@ func literalPrefix(words []string) []string {
 }
 
 // allowWord is a word that can stand in a permission rule as it is.
-var allowWord = regexp.MustCompile(`^[A-Za-z0-9_.+-]{1,40}$`)
+var allowWord = lazyre.New(`^[A-Za-z0-9_.+-]{1,40}$`)
 
 // readOnly reports whether a command of this shape only reads.
 func readOnly(prefix, words []string) bool {
@@ -95,7 +96,7 @@ func readOnly(prefix, words []string) bool {
 
 // pathWord finds the words of a command's text that may be paths, each after the character
 // that starts it.
-var pathWord = regexp.MustCompile(`(^|[\s\v\x{85}\pZ'"=:(,\x60{}\[\]<>|;&])([^\s\v\x{85}\pZ'"(),;|&<>\x60{}=:]+)`)
+var pathWord = lazyre.New(`(^|[\s\v\x{85}\pZ'"=:(,\x60{}\[\]<>|;&])([^\s\v\x{85}\pZ'"(),;|&<>\x60{}=:]+)`)
 
 // Scrub rewrites the paths in a command's text so that none leaves the repository unmasked: an
 // absolute path inside it becomes "<repo>/rel", a relative one that climbs out ("../…") or any

@@ -3,10 +3,11 @@ package friction
 import (
 	"encoding/json"
 	"path"
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // Paths maps a path an agent wrote to a repo-relative one, or reports false when it leaves the
@@ -41,16 +42,16 @@ var subcommandTools = map[string]bool{
 }
 
 var (
-	subcommandWord = regexp.MustCompile(`^[a-z][a-z-]{0,30}$`)
+	subcommandWord = lazyre.New(`^[a-z][a-z-]{0,30}$`)
 	// A flag keeps its name in a pattern only when the name cannot hold a value: long flags in
 	// lower case, short flags of up to three letters, and find's word options. "-pS3cret"
 	// (mysql's password) becomes "-p<value>".
-	longFlag  = regexp.MustCompile(`^--[a-z][a-z0-9-]{0,39}$`)
-	shortFlag = regexp.MustCompile(`^-[A-Za-z0-9]{1,3}$`)
-	shortJoin = regexp.MustCompile(`^-[A-Za-z]`)
-	plainName = regexp.MustCompile(`^[A-Za-z0-9_.+-]{1,40}$`)
-	mcpName   = regexp.MustCompile(`^mcp__[A-Za-z0-9_-]{1,100}$`)
-	plainExt  = regexp.MustCompile(`^\.[A-Za-z0-9_]{1,10}$`)
+	longFlag  = lazyre.New(`^--[a-z][a-z0-9-]{0,39}$`)
+	shortFlag = lazyre.New(`^-[A-Za-z0-9]{1,3}$`)
+	shortJoin = lazyre.New(`^-[A-Za-z]`)
+	plainName = lazyre.New(`^[A-Za-z0-9_.+-]{1,40}$`)
+	mcpName   = lazyre.New(`^mcp__[A-Za-z0-9_-]{1,100}$`)
+	plainExt  = lazyre.New(`^\.[A-Za-z0-9_]{1,10}$`)
 )
 
 // fileTools name the input field that holds the file or folder a tool works on.

@@ -2,8 +2,9 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // The judgment binding: a reviewer, auditor or other judging agent ends its final message with
@@ -208,7 +209,7 @@ func fenceRun(l string) (byte, int, string, bool) {
 // verdictLine matches an explicit verdict line of prose: "Verdict: pass", "**Verdict:** block",
 // "Overall verdict — steer", "| Verdict | repaired |", case-insensitively. Bare words in prose do
 // not match.
-var verdictLine = regexp.MustCompile("(?i)^\\s*(?:[>#*_+|-]+\\s*|\\d+[.)]\\s+)*" +
+var verdictLine = lazyre.New("(?i)^\\s*(?:[>#*_+|-]+\\s*|\\d+[.)]\\s+)*" +
 	"(?:(?:overall|final|gate|review|reviewer|agc|my|the|this|our)\\s+)*verdict\\s*(?:\\*\\*|__|\\*|_)?\\s*" +
 	"(?::|—|–|--?|=|\\||\\bis\\b)\\s*(?:\\*\\*|__|\\*|_|`)*\\s*" +
 	"(pass(?:ed|es)?|steer(?:ed|s)?|repair(?:ed|s)?|block(?:ed|s)?)\\b")

@@ -1,8 +1,9 @@
 package gates
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // The text form is the one line runtimes show people, and a response may travel only as it:
@@ -13,8 +14,8 @@ import (
 // the single finding of a runtime gate's AGC 0.1 response.
 
 var (
-	idPattern     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
-	targetPattern = regexp.MustCompile(`^[^\s./]+\.[^\s/]+$`)
+	idPattern     = lazyre.New(`^[a-z0-9][a-z0-9._-]*$`)
+	targetPattern = lazyre.New(`^[^\s./]+\.[^\s/]+$`)
 )
 
 // maxTextLine is the longest text-form line read; longer lines are not the text form.

@@ -9,9 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // PullRequest is what a pull_request or pull_request_target event tells of its pull request.
@@ -54,10 +55,10 @@ func PullRequestOf(event map[string]any) (pr PullRequest, ok bool) {
 }
 
 var (
-	hexSHA   = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
-	mergeRef = regexp.MustCompile(`^refs/pull/([0-9]+)/merge$`)
-	refName  = regexp.MustCompile(`^refs/[A-Za-z0-9._/-]+$`)
-	pullRef  = regexp.MustCompile(`^refs/pull/[0-9]+/(merge|head)$`)
+	hexSHA   = lazyre.New(`^[0-9a-fA-F]{40}$`)
+	mergeRef = lazyre.New(`^refs/pull/([0-9]+)/merge$`)
+	refName  = lazyre.New(`^refs/[A-Za-z0-9._/-]+$`)
+	pullRef  = lazyre.New(`^refs/pull/[0-9]+/(merge|head)$`)
 )
 
 // IsSHA reports whether s is a full 40-hex commit id.

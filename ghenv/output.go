@@ -8,8 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // Output is one step output: a name and its value.
@@ -18,7 +19,7 @@ type Output struct {
 	Value string
 }
 
-var outputName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
+var outputName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 // FormatOutputs renders outputs in the GITHUB_OUTPUT multi-line syntax, each value between
 // `name<<ghadelimiter_<random>` and its own random delimiter, as actions/toolkit does. It refuses

@@ -3,6 +3,7 @@ package hookprog
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // step is what a wrapper word leads to.
@@ -16,11 +17,22 @@ type step struct {
 // in the line (python3 -c, agc-sarif collect), so it is the program itself.
 type wrapper func(args []string) (step, bool)
 
-// wrappers are the programs that run another program, by base name.
-var wrappers map[string]wrapper
+// wrappers are the programs that run another program, by base name; built on first use
+// (wrapperTable), not at program start, which every `agc-sarif record` call would pay.
+var (
+	wrappersOnce sync.Once
+	wrappers     map[string]wrapper
+)
 
-func init() {
-	wrappers = map[string]wrapper{
+// wrapperTable returns wrappers, building it on first use. (A var initialised with the table
+// would be an initialisation cycle: the wrappers call resolve, which reads the table.)
+func wrapperTable() map[string]wrapper {
+	wrappersOnce.Do(func() { wrappers = buildWrappers() })
+	return wrappers
+}
+
+func buildWrappers() map[string]wrapper {
+	return map[string]wrapper{
 		"agc-record": recorder, "agc-sarif": agcSarif,
 		"env": env, "time": flagsThen("-f", "--format", "-o", "--output"),
 		"nice": flagsThen("-n", "--adjustment"), "timeout": timeout,
@@ -79,7 +91,7 @@ func wrapperOf(word string) wrapper {
 	if strings.HasPrefix(b, "python") || strings.HasPrefix(b, "pypy") {
 		return python
 	}
-	return wrappers[b]
+	return wrapperTable()[b]
 }
 
 // isAssignment reports whether a word is NAME=value (an environment assignment before a command).

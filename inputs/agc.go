@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // agcReader reads AGC responses: one JSON document (a response, or an array of responses), JSON
@@ -28,7 +28,7 @@ const maxAGCRecord = 16 << 20
 // the same problem are counted as skipped and summed up in one last problem.
 const maxProblemsPerReason = 10
 
-var agcKey = regexp.MustCompile(`"agc"\s*:`)
+var agcKey = lazyre.New(`"agc"\s*:`)
 
 // sniffAGC recognises a file that starts with a JSON object or array holding an "agc" key, or
 // whose first line is the text form.

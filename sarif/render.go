@@ -3,16 +3,16 @@ package sarif
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 
 	gosarif "github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // semver is SemVer 2.0 (semanticVersion must be one; version may be anything).
-var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+var semver = lazyre.New(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
 
 // resultsKey is how the empty results array appears in the indented run, where the results are
 // spliced in.

@@ -12,13 +12,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/google/go-github/v93/github"
 
 	"github.com/agc-sarif/agc-sarif/ghenv"
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // MaxGzipSize is the largest gzipped SARIF code scanning accepts.
@@ -125,7 +125,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+var nameRE = lazyre.New(`^[A-Za-z0-9_.-]+$`)
 
 // Check reports what is wrong with a request before anything is sent.
 func (r *Request) Check() error {
