@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -43,7 +42,6 @@ func recordCommand(env *Env) *cli.Command {
 			if len(argv) == 0 {
 				return usageErrorf("record: no hook command given (usage: agc-sarif record [--log FILE] -- HOOK-COMMAND...)")
 			}
-			debug.SetGCPercent(record.GCPercent)
 			signals := make(chan os.Signal, 4)
 			signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 			defer signal.Stop(signals)

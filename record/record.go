@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/hooklog"
@@ -36,10 +38,18 @@ const (
 	ctxSignalWait = 50 * time.Millisecond
 )
 
-// GCPercent is the GC target (GOGC; Go's default is 100) agc-record and `agc-sarif record` set
-// while recording: the record is built from up to 6 MiB of kept streams in a few copies, and a
-// low target keeps the peak RSS near what is live (36 MiB instead of 51 on 200 MB of text).
+// GCPercent is the GC target (GOGC; Go's default is 100) the recorder sets once a stream it
+// keeps passes LowGCAt bytes: the record is built from up to 6 MiB of kept streams in a few
+// copies, and a low target keeps the peak RSS near what is live (36 MiB instead of 51 on 200
+// MB of text). It is not set from the start: on a small heap a target of 20 starts a garbage
+// collection within the few hundred KiB that `agc-sarif record` allocates on every hook call.
 const GCPercent = 20
+
+// LowGCAt is the size of a kept stream at which the recorder sets GCPercent.
+const LowGCAt = 256 << 10
+
+// lowGC sets GCPercent for the rest of the process, once.
+var lowGC = sync.OnceFunc(func() { debug.SetGCPercent(GCPercent) })
 
 // Options says what to run and where its streams and record go.
 type Options struct {

@@ -34,6 +34,9 @@ type kept struct {
 func (k *kept) add(p []byte) {
 	k.size += int64(len(p))
 	if room := k.limit - len(k.head); room > 0 {
+		if len(k.head) < LowGCAt && len(k.head)+min(room, len(p)) >= LowGCAt {
+			lowGC()
+		}
 		k.head = append(k.head, p[:min(room, len(p))]...)
 		p = p[min(room, len(p)):]
 	}

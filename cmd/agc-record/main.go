@@ -51,7 +51,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		fs.Usage()
 		return 2
 	}
-	debug.SetGCPercent(record.GCPercent)
 	dir, _ := os.Getwd()
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
