@@ -13,7 +13,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -36,10 +35,13 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	// A caller that stops reading our stdout must not kill us with SIGPIPE before the record
 	// is written: with SIGPIPE caught, a write to a broken pipe fails with EPIPE instead, which
 	// the tee hands on to the hook. Caught, not ignored: an ignored signal would be inherited
-	// by the hook, which must meet the broken pipe exactly as it would on its own.
-	pipe := make(chan os.Signal, 1)
+	// by the hook, which must meet the broken pipe exactly as it would on its own. SIGCHLD says
+	// when to reap the hook (forwardUntilExit), so no thread sits blocked in wait.
+	pipe, chld := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
+	signal.Notify(chld, syscall.SIGCHLD)
 	defer signal.Stop(pipe)
+	defer signal.Stop(chld)
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
 		o.startErr, o.notStart = errors.New("no hook command given"), ExitNotFound
 		fmt.Fprintf(opts.Stderr, "agc-sarif record: %v\n", o.startErr)
@@ -56,15 +58,7 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	}
 	fed := feed(opts.Stdin, outs.stdin, keepIn)
 
-	waited := make(chan syscall.WaitStatus, 1)
-	go func() {
-		ws, err := hook.wait()
-		if err != nil { // not our child any more (cannot happen): report a plain failure
-			ws = syscall.WaitStatus(1 << 8)
-		}
-		waited <- ws
-	}()
-	ws := forwardUntilExit(ctx, hook, opts.Signals, waited, &o)
+	ws := forwardUntilExit(ctx, hook, opts.Signals, chld, &o)
 	o.duration = now().Sub(o.start) // the hook's time, not the wait for unread stdin below
 	o.exitCode, o.signal = exitOf(ws)
 	outs.stdout.hookExited()
@@ -158,61 +152,54 @@ func hookEnv(env []string, dir string) []string {
 	return append(kept, "PWD="+abs)
 }
 
-// hookProcess is the started hook. Signals are sent only until it has been reaped, so a
-// process ID the system hands out again is never signalled.
+// hookProcess is the started hook. It is reaped and signalled from one goroutine
+// (forwardUntilExit), so no signal is sent after reaping, to an ID the system may reuse.
 type hookProcess struct {
-	pid    int
-	mu     sync.Mutex
-	reaped bool
+	pid int
 }
 
-// wait waits for the hook to exit and reaps it. Where the system can wait without reaping,
-// the reaping is done under the lock signal takes, so no signal reaches a reused ID; elsewhere
-// a signal forwarded in the instant between reaping and marking could.
-func (h *hookProcess) wait() (syscall.WaitStatus, error) {
-	exited := waitExitable(h.pid)
-	if exited {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-	}
+// reap reaps the hook if it has exited, without waiting.
+func (h *hookProcess) reap() (syscall.WaitStatus, bool) {
 	var ws syscall.WaitStatus
-	var err error
 	for {
-		if _, err = syscall.Wait4(h.pid, &ws, 0, nil); err != syscall.EINTR {
-			break
+		pid, err := syscall.Wait4(h.pid, &ws, syscall.WNOHANG, nil)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil: // not our child any more (cannot happen): report a plain failure
+			return syscall.WaitStatus(1 << 8), true
 		}
+		return ws, pid == h.pid
 	}
-	if !exited {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-	}
-	h.reaped = true
-	return ws, err
 }
 
-// signal sends s to the hook's process group (to the hook alone if that fails), unless the
-// hook has been reaped.
+// signal sends s to the hook's process group (to the hook alone if that fails).
 func (h *hookProcess) signal(s syscall.Signal) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.reaped {
-		return
-	}
 	if err := syscall.Kill(-h.pid, s); err != nil {
 		_ = syscall.Kill(h.pid, s)
 	}
 }
 
+// reapPoll is how often forwardUntilExit checks for the hook's exit without a SIGCHLD: only a
+// safety net, as SIGCHLD is caught while the hook runs.
+const reapPoll = 200 * time.Millisecond
+
 // forwardUntilExit passes each signal the recorder receives to the hook's process group until
-// the hook exits, and returns its wait status. A cancelled ctx counts as a SIGTERM, unless the
-// signal that cancelled it shows up on signals shortly after.
-func forwardUntilExit(ctx context.Context, hook *hookProcess, signals <-chan os.Signal, waited <-chan syscall.WaitStatus, o *outcome) syscall.WaitStatus {
+// the hook exits, and returns its wait status. The exit is noticed on SIGCHLD (chld). A
+// cancelled ctx counts as a SIGTERM, unless the signal that cancelled it shows up on signals
+// shortly after.
+func forwardUntilExit(ctx context.Context, hook *hookProcess, signals, chld <-chan os.Signal, o *outcome) syscall.WaitStatus {
 	done := ctx.Done()
 	var ctxTimer <-chan time.Time
+	poll := time.NewTicker(reapPoll)
+	defer poll.Stop()
 	for {
-		select {
-		case ws := <-waited:
+		if ws, exited := hook.reap(); exited {
 			return ws
+		}
+		select {
+		case <-chld:
+		case <-poll.C:
 		case sig := <-signals:
 			forward(hook, sig, o)
 		case <-done:
