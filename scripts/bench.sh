@@ -100,7 +100,9 @@ samples=$work/samples.tsv
 : >"$samples"
 
 bin=$work/bin
-go build -o "$bin/" ./cmd/agc-sarif ./cmd/agc-corpus ./cmd/agc-record
+# Built as the README's `go install` and the release build them: static, without urfave/cli's
+# man-page generator (both start agc-sarif sooner, which `record` pays on every hook call).
+CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs -o "$bin/" ./cmd/agc-sarif ./cmd/agc-corpus ./cmd/agc-record
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
