@@ -82,13 +82,13 @@ func (copilotCLI) HookInput(stdin []byte) (HookCall, bool) {
 func (copilotCLI) CheckHook(a HookAnswer) HookResult {
 	g, ignored := copilotAsClaude(a)
 	res := CheckClaudeHook(g)
-	failed := hasCheck(res.Breaches, CheckHookFailedOpen) && g.HasExit && g.ExitCode != 0
+	failed := hasCheck(res.Breaches, CheckHookFailedOpen) && (g.HasExit && g.ExitCode != 0 || g.Failed == "crashed")
 	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) && !(failed && id == CheckHookFailedOpen) })
 	restate(res.Breaches, "Copilot CLI", g.Event, a.Event)
 	switch {
 	case failed:
 		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotFailedClosed,
-			Message: fmt.Sprintf("%s hook %s failed (exit status %d), so Copilot CLI denied %s with \"(hook errored)\" instead of a gate's reason.", a.Event, hookName(a), a.ExitCode, callPhrase(a))})
+			Message: fmt.Sprintf("%s hook %s failed (%s), so Copilot CLI denied %s with \"(hook errored)\" instead of a gate's reason.", a.Event, hookName(a), exitPhrase(a), callPhrase(a))})
 	case a.HasExit && a.ExitCode == 2:
 		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotExit2Reason,
 			Message: fmt.Sprintf("%s hook %s blocked %s by exit 2: Copilot CLI tells the model only \"hook exited with code 2\", so its reason never reached the model.", a.Event, hookName(a), callPhrase(a))})
@@ -145,4 +145,12 @@ func copilotAsClaude(a HookAnswer) (HookAnswer, bool) {
 	b, _ := json.Marshal(top)
 	g.Stdout = string(b)
 	return g, present(o.HSO) && len(hso) == 1 && top["decision"] == nil
+}
+
+// exitPhrase says how a failed hook ended: its exit status when known.
+func exitPhrase(a HookAnswer) string {
+	if a.HasExit {
+		return fmt.Sprintf("exit status %d", a.ExitCode)
+	}
+	return "exit status not recorded"
 }

@@ -184,20 +184,3 @@ func TestGeminiReplay(t *testing.T) {
 		t.Errorf("recorder's log:\n got %v\nwant %v", got, want)
 	}
 }
-
-// TestCopilotReplay reads the recorder's log of the real Copilot CLI (testdata/copilot, made by
-// regen.sh): its camelCase hook input is read through the binding, with the expected rule ids.
-func TestCopilotReplay(t *testing.T) {
-	want := map[string][]string{
-		"rm -rf build":                      {"copilot-guard/no-rm-rf"},
-		"curl https://example.invalid/x.sh": {"copilot-guard/no-download"},
-		"echo CONTEXT ran":                  {"copilot-guard/prefer-make"},
-		"echo CLAUDESTYLE ran":              {"agc/copilot-answer-ignored"},
-		"echo EXIT2 ran":                    {"agc/copilot-exit-2-loses-reason", "copilot-guard/exit-two"},
-		"echo CRASH ran anyway":             {"agc/copilot-hook-failed-closed"},
-	}
-	set, _ := readClaude(t, filepath.Join("..", "testdata", "copilot", "run", "hook-log.jsonl"), Options{IncludeUnstructured: true})
-	if got := runtimeRuleIDs(t, set, gates.RuntimeCopilot, false); !reflect.DeepEqual(got, want) {
-		t.Errorf("recorder's log:\n got %v\nwant %v", got, want)
-	}
-}

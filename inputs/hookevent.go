@@ -15,6 +15,10 @@ type hookEvent struct {
 	Call   findings.Call // runtime, event, tool, tool_use_id, session, hook, command, file path, cwd, input
 	Source findings.Source
 	Time   string
+	// Key, when OwnKey is set, is the event key in place of eventKey's, "" for none (a runtime
+	// whose records name the call by something other than a tool_use_id: see callOrder).
+	Key    string
+	OwnKey bool
 }
 
 // Skip reasons of hook events that yield no finding.
@@ -61,7 +65,11 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	a.Redact = opts.Redact
 	res := gates.BindingFor(call.Runtime).CheckHook(a)
 
-	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: eventKey(call)}
+	key := ev.Key
+	if !ev.OwnKey {
+		key = eventKey(call)
+	}
+	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: key}
 	var out []findings.Finding
 	for _, r := range res.Responses {
 		for _, f := range findings.FromResponse(r, base) {

@@ -211,6 +211,7 @@ func argv(raw []byte) []string {
 }
 
 func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	order := newCallOrder() // Copilot's stdin has no call id: its events are keyed by their order
 	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
 		src := findings.Source{File: in.Name, Line: rec.Line}
 		if rec.Problem != "" {
@@ -221,6 +222,9 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
+		}
+		if ev.Call.Runtime == gates.RuntimeCopilot {
+			ev.Key, ev.OwnKey = copilotLogKey(order, ev.Call), true
 		}
 		noteHookCall(opts, ev)
 		if ok, why := addHookEventReason(ev, opts, set); ok {

@@ -82,6 +82,8 @@ func formats() []format {
 		{Transcript, sniffTranscript, transcriptReader{}},
 		{HookLog, sniffHookLog, hookLogReader{}},
 		{CodexRollout, sniffCodexRollout, codexRolloutReader{}},
+		{CopilotEvents, sniffCopilotEvents, copilotEventsReader{}},
+		{CodexEvents, sniffCodexEvents, codexEventsReader{}},
 		{AGC, sniffAGC, agcReader{}},
 		{Judgment, sniffJudgment, judgmentReader{}},
 	}

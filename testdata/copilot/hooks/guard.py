@@ -20,6 +20,9 @@ elif 'CONTEXT' in cmd:
 elif 'CLAUDESTYLE' in cmd:
     out({'hookSpecificOutput': {'hookEventName': 'PreToolUse', 'permissionDecision': 'deny', 'permissionDecisionReason': 'claude-style deny',
          'additionalContext': agc('block', 'claude-style', 'a Claude Code answer')}})
+elif 'CLAUDEREPAIR' in cmd:
+    out({'hookSpecificOutput': {'hookEventName': 'PreToolUse', 'permissionDecision': 'allow', 'updatedInput': dict(ta, command='echo repaired'),
+         'additionalContext': agc('repaired', 'claude-repair', 'a Claude Code repair')}})
 elif 'EXIT2' in cmd:
     sys.stderr.write(agc('block', 'exit-two', 'blocked by exit code 2') + '\n'); sys.exit(2)
 elif 'CRASH' in cmd:

@@ -1,0 +1,70 @@
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// CodexEvents is the format of `codex exec --json` events.
+const CodexEvents Format = "codex-events"
+
+// codexEventsReader reads the JSON events `codex exec --json` prints (thread.started,
+// turn.*, item.started/item.completed). They keep no hook answer (runtimes/codex): a call a
+// hook blocked leaves no item, a context is not shown, and a command that ran names neither its
+// call id nor the hook, so nothing in them can be matched exactly to the rollout or the
+// recorder's log. The reader recognises the format, so that such a file is not misread as
+// another, and counts every line as a skip with that reason.
+type codexEventsReader struct{}
+
+// Skip reasons of codex --json events.
+const (
+	skipCodexEvents = "codex --json events keep no hook answers"
+	skipCodexOther  = "not a codex --json event"
+)
+
+// sniffCodexEvents recognises the stream by its first event: thread.started with a thread_id.
+func sniffCodexEvents(head []byte) bool {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	var ev struct {
+		Type     string `json:"type"`
+		ThreadID string `json:"thread_id"`
+	}
+	return json.Unmarshal(line, &ev) == nil && ev.Type == "thread.started" && ev.ThreadID != ""
+}
+
+// codexEventTypes are the type prefixes of codex --json events.
+var codexEventTypes = []string{"thread.", "turn.", "item.", "error"}
+
+func (codexEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+		src := findings.Source{File: in.Name, Line: rec.Line}
+		if rec.Problem != "" {
+			set.Problemf(src, "unreadable record", "%s", rec.Problem)
+			return nil
+		}
+		var ev struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(rec.Data, &ev); err != nil {
+			set.Problemf(src, skipBadJSON, "not a codex --json event: %v", err)
+			return nil
+		}
+		for _, p := range codexEventTypes {
+			if strings.HasPrefix(ev.Type, p) {
+				set.Skip(skipCodexEvents)
+				return nil
+			}
+		}
+		set.Problemf(src, skipCodexOther, "event type %q is not one of codex exec --json's", ev.Type)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return nil
+}

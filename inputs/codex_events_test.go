@@ -1,0 +1,93 @@
+package inputs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// TestCodexEventsReplay: the real `codex exec --json` events (testdata/codex/run) are
+// recognised, yield no finding (they keep no hook answer) and count every line as skipped with
+// that reason; read beside the rollout and the recorder's log they change nothing.
+func TestCodexEventsReplay(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "codex", "run")
+	opts := Options{IncludeUnstructured: true}
+	set, format := readClaude(t, filepath.Join(dir, "events.jsonl"), opts)
+	if format != CodexEvents {
+		t.Fatalf("events detected as %q", format)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Count(string(data), "\n")
+	if len(set.Findings) != 0 || set.Skips[skipCodexEvents] != lines || set.Records != lines {
+		t.Errorf("findings %d, skips %v, records %d; want none, %d lines skipped", len(set.Findings), set.Skips, set.Records, lines)
+	}
+	without := findings.NewSet()
+	with := findings.NewSet()
+	for _, name := range []string{"rollout.jsonl", "hook-log.jsonl", "events.jsonl"} {
+		s, _ := readClaude(t, filepath.Join(dir, name), opts)
+		if name != "events.jsonl" {
+			s2, _ := readClaude(t, filepath.Join(dir, name), opts)
+			without.Merge(s2)
+		}
+		with.Merge(s)
+	}
+	if got, want := codexRuleIDs(t, with), codexRuleIDs(t, without); !reflect.DeepEqual(got, want) {
+		t.Errorf("with the events:\n got %v\nwant %v", got, want)
+	}
+}
+
+func TestCodexEventsReader(t *testing.T) {
+	started := `{"type":"thread.started","thread_id":"t1"}` + "\n"
+	tests := []struct {
+		name           string
+		text           string
+		sniff          bool
+		skips          int
+		problems       int
+		problemOnLines []int
+	}{
+		{name: "every event is skipped", sniff: true, skips: 4,
+			text: started + `{"type":"turn.started"}` + "\n" + `{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","exit_code":0}}` + "\n" + `{"type":"turn.completed","usage":{}}` + "\n"},
+		{name: "bad and foreign lines are problems with their line", sniff: true, skips: 3, problems: 2, problemOnLines: []int{2, 3},
+			text: started + "{oops\n" + `{"type":"session_meta"}` + "\n"},
+		{name: "a Copilot or Claude stream is not this", text: `{"type":"session.start","data":{}}` + "\n"},
+		{name: "thread.started without its id is not this", text: `{"type":"thread.started"}` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sniffCodexEvents([]byte(tt.text)); got != tt.sniff {
+				t.Fatalf("sniff %v, want %v", got, tt.sniff)
+			}
+			if !tt.sniff {
+				return
+			}
+			set := findings.NewSet()
+			if err := (codexEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, Options{}, set); err != nil {
+				t.Fatal(err)
+			}
+			var lines []int
+			for _, p := range set.Problems {
+				lines = append(lines, p.Source.Line)
+			}
+			if len(set.Findings) != 0 || set.Skipped() != tt.skips || len(set.Problems) != tt.problems || !reflect.DeepEqual(lines, tt.problemOnLines) {
+				t.Errorf("findings %d, skips %v, problems %+v", len(set.Findings), set.Skips, set.Problems)
+			}
+		})
+	}
+}
+
+func FuzzCodexEvents(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("..", "testdata", "codex", "run", "events.jsonl")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"item.completed","item":{}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, codexEventsReader{}, data) })
+}

@@ -1,0 +1,486 @@
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// CopilotEvents is the format of GitHub Copilot CLI's typed events: the session's
+// session-state/<id>/events.jsonl, or the stdout of `copilot -p … --output-format json`.
+const CopilotEvents Format = "copilot-events"
+
+// copilotEventsReader reads Copilot CLI's events ({type, data, id, timestamp, parentId}). The
+// session file keeps hook runs: hook.start (its input names the tool calls with their ids and
+// args) and hook.end (success; output keyed by call id with the text a denial gave the model;
+// error with the crashed hook's stderr). The --output-format json stream is the same minus the
+// hook.* events: a denial shows there only as a tool.execution_complete with error code
+// "denied". Neither keeps an answer that let the call run (a rewrite or a context): those are
+// only in the recorder's log. One reader serves both, since a file with hook.end records reads
+// its denials from them and one without reads them from the tool results.
+//
+// Copilot's hook stdin, which the recorder logs, carries no tool-call id, so one event is matched
+// across the log and these files by callOrder's key: session, tool, the exact args and how many
+// calls with those args came before in the session.
+type copilotEventsReader struct{}
+
+// Texts Copilot gives the model for a call a preToolUse hook denied.
+const (
+	copilotDenied      = "Denied by preToolUse hook: "
+	copilotDeniedFrom  = "Denied by preToolUse hook from "
+	copilotExited      = "hook exited with code "
+	copilotFailedCode  = "Hook command failed with code "
+	copilotPostBlocked = "Tool result blocked: "
+)
+
+// Skip reasons of Copilot event records that are no hook event by themselves.
+const (
+	skipCopilotHookStart = "hook run started (its end follows)"
+	skipCopilotRan       = "hook let the call run (Copilot records no answer that allows)"
+	skipCopilotSettled   = "denial already read from its hook.end"
+	skipCopilotPost      = "postToolUse hook run (not read: unverified)"
+	skipCopilotOther     = "hook run of another event (not read)"
+)
+
+// copilotTypePrefixes are the type prefixes a Copilot events file starts with.
+var copilotTypePrefixes = []string{"session.", "user.", "assistant.", "tool.", "hook.", "system."}
+
+// sniffCopilotEvents recognises a Copilot events file by its first record: a dotted type of
+// Copilot's (session.start in the session file) read first, and an id, data or timestamp.
+func sniffCopilotEvents(head []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(head))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	if k, err := d.Token(); err != nil || k != "type" {
+		return false
+	}
+	t, err := d.Token()
+	s, _ := t.(string)
+	if err != nil || !strings.Contains(s, ".") {
+		return false
+	}
+	for _, p := range copilotTypePrefixes {
+		if strings.HasPrefix(s, p) {
+			return bytes.Contains(head, []byte(`"data"`)) && bytes.Contains(head, []byte(`"timestamp"`))
+		}
+	}
+	return false
+}
+
+// copilotRecord is the part of an event line the reader uses; data is decoded by type.
+type copilotRecord struct {
+	Type      string          `json:"type"`
+	Timestamp string          `json:"timestamp"`
+	SessionID string          `json:"sessionId"` // the stream's final result record
+	Data      json.RawMessage `json:"data"`
+}
+
+// copilotToolCall is one call named by a preToolUse hook.start input.
+type copilotToolCall struct {
+	ID   string          `json:"id"`
+	Name string          `json:"name"`
+	Args json.RawMessage `json:"args"`
+}
+
+// copilotData is the union of the data fields the reader uses.
+type copilotData struct {
+	SessionID string `json:"sessionId"`
+	Context   struct {
+		Cwd string `json:"cwd"`
+	} `json:"context"`
+	HookInvocationID string          `json:"hookInvocationId"`
+	HookType         string          `json:"hookType"`
+	Input            json.RawMessage `json:"input"`
+	Success          *bool           `json:"success"`
+	Output           json.RawMessage `json:"output"`
+	Error            json.RawMessage `json:"error"`
+	ToolCallID       string          `json:"toolCallId"`
+	ToolName         string          `json:"toolName"`
+	Arguments        json.RawMessage `json:"arguments"`
+}
+
+// copilotError is the error of a hook.end or a tool result.
+type copilotError struct {
+	Message string `json:"message"`
+	Code    string `json:"code"`
+}
+
+// copilotCall is a tool call seen starting, with its place in callOrder.
+type copilotCall struct {
+	tool string
+	args json.RawMessage
+	slot callSlot
+}
+
+// copilotPending is an event waiting for the session id (the stream names it only at its end).
+type copilotPending struct {
+	ev         hookEvent
+	slot       callSlot
+	noUnstruct bool
+	count      bool
+}
+
+// copilotEvents is the state of one events file being read.
+type copilotEvents struct {
+	name         string
+	opts         Options
+	set          *findings.Set
+	session, cwd string
+	order        *callOrder
+	calls        map[string]*copilotCall // by call id, from tool.execution_start
+	hooks        map[string][]copilotToolCall
+	settled      map[string]bool // call ids whose hook.end was read
+	pending      []copilotPending
+}
+
+func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	s := &copilotEvents{name: in.Name, opts: opts, set: set, order: newCallOrder(),
+		calls: map[string]*copilotCall{}, hooks: map[string][]copilotToolCall{}, settled: map[string]bool{}}
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+		s.record(rec)
+		return nil
+	})
+	s.flush()
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return nil
+}
+
+// record reads one event line: every line is used or counted as a skip with its reason.
+func (s *copilotEvents) record(rec record) {
+	src := findings.Source{File: s.name, Line: rec.Line}
+	if rec.Problem != "" {
+		s.set.Problemf(src, "unreadable record", "%s", rec.Problem)
+		return
+	}
+	var r copilotRecord
+	var d copilotData
+	if err := json.Unmarshal(rec.Data, &r); err != nil {
+		s.set.Problemf(src, skipBadJSON, "not a Copilot event: %v", err)
+		return
+	}
+	if len(r.Data) > 0 && string(r.Data) != "null" {
+		if err := json.Unmarshal(r.Data, &d); err != nil {
+			s.set.Problemf(src, skipBadJSON, "Copilot %s event: %v", r.Type, err)
+			return
+		}
+	}
+	switch r.Type {
+	case "session.start":
+		s.cwd = d.Context.Cwd
+		s.learn(d.SessionID)
+	case "result":
+		s.learn(r.SessionID)
+	case "tool.execution_start":
+		s.start(d, rec.Elided)
+		s.set.Skip(skipToolCall)
+		return
+	case "hook.start":
+		s.hookStart(d, src)
+		return
+	case "hook.end":
+		s.hookEnd(d, r.Timestamp, src)
+		return
+	case "tool.execution_complete":
+		s.complete(d, r.Timestamp, src)
+		return
+	}
+	s.set.Skip(skipNotHook)
+}
+
+// learn takes the session id, and settles the events that waited for it.
+func (s *copilotEvents) learn(id string) {
+	if id == "" || s.session != "" {
+		return
+	}
+	s.session = id
+	s.flush()
+}
+
+// start remembers a call and its place in the session's order of calls with the same args.
+func (s *copilotEvents) start(d copilotData, elided bool) {
+	if d.ToolCallID == "" {
+		return
+	}
+	if len(s.calls) >= maxCalls {
+		for k := range s.calls {
+			delete(s.calls, k) // forget an old call: its event, if any, gets no key (two findings at worst)
+			break
+		}
+	}
+	c := &copilotCall{tool: d.ToolName, args: d.Arguments}
+	if !elided { // cut args would never match the recorder's: no place, no key
+		c.slot = s.order.next(d.ToolName, d.Arguments, "")
+	}
+	s.calls[d.ToolCallID] = c
+}
+
+// hookStart remembers the calls a preToolUse hook run is about.
+func (s *copilotEvents) hookStart(d copilotData, src findings.Source) {
+	var in struct {
+		SessionID string            `json:"sessionId"`
+		Cwd       string            `json:"cwd"`
+		ToolCalls []copilotToolCall `json:"toolCalls"`
+	}
+	if d.HookType != "preToolUse" || json.Unmarshal(d.Input, &in) != nil {
+		s.set.Skip(s.otherHook(d.HookType))
+		return
+	}
+	if s.cwd == "" {
+		s.cwd = in.Cwd
+	}
+	s.learn(in.SessionID)
+	if len(s.hooks) >= maxCalls {
+		for k := range s.hooks {
+			delete(s.hooks, k)
+			break
+		}
+	}
+	s.hooks[d.HookInvocationID] = in.ToolCalls
+	s.set.Skip(skipCopilotHookStart)
+}
+
+func (s *copilotEvents) otherHook(t string) string {
+	if t == "postToolUse" {
+		return skipCopilotPost
+	}
+	return skipCopilotOther
+}
+
+// hookEnd turns a preToolUse hook run's end into the events of its calls: a denial text per
+// call, or the crash that failed closed.
+func (s *copilotEvents) hookEnd(d copilotData, at string, src findings.Source) {
+	if d.HookType != "preToolUse" {
+		s.set.Skip(s.otherHook(d.HookType))
+		return
+	}
+	calls, known := s.hooks[d.HookInvocationID]
+	delete(s.hooks, d.HookInvocationID)
+	var out map[string]string
+	_ = json.Unmarshal(d.Output, &out)
+	var e copilotError
+	_ = json.Unmarshal(d.Error, &e)
+	if !known {
+		for id := range out { // its hook.start was not read: the calls are known by id only
+			calls = append(calls, copilotToolCall{ID: id})
+		}
+	}
+	count := true
+	for _, tc := range calls {
+		a, noUnstruct, ok := copilotAnswer(out[tc.ID], d.Success != nil && !*d.Success, e.Message)
+		if !ok {
+			continue
+		}
+		s.settled[tc.ID] = true
+		c := s.calls[tc.ID]
+		if c == nil {
+			c = &copilotCall{tool: tc.Name, args: tc.Args}
+		}
+		s.emit(tc.ID, c, a, at, src, noUnstruct, count)
+		count = false
+	}
+	if count {
+		s.set.Skip(skipCopilotRan)
+	}
+	if len(s.settled) > maxCalls {
+		clear(s.settled)
+	}
+}
+
+// complete reads a denial from a tool result, in a file without hook.end records for it.
+func (s *copilotEvents) complete(d copilotData, at string, src findings.Source) {
+	var e copilotError
+	_ = json.Unmarshal(d.Error, &e)
+	c := s.calls[d.ToolCallID]
+	delete(s.calls, d.ToolCallID)
+	switch {
+	case e.Code != "denied":
+		s.set.Skip(skipCopilotOutput)
+		return
+	case strings.HasPrefix(e.Message, copilotPostBlocked):
+		s.set.Skip(skipCopilotPost)
+		return
+	case s.settled[d.ToolCallID]:
+		delete(s.settled, d.ToolCallID)
+		s.set.Skip(skipCopilotSettled)
+		return
+	}
+	a, noUnstruct, ok := copilotAnswer(e.Message, strings.HasPrefix(e.Message, copilotDeniedFrom), "")
+	if !ok {
+		s.set.Skip(skipCopilotOutput)
+		return
+	}
+	if c == nil {
+		c = &copilotCall{}
+	}
+	s.emit(d.ToolCallID, c, a, at, src, noUnstruct, true)
+}
+
+// skipCopilotOutput counts tool results no hook acted on.
+const skipCopilotOutput = "tool output no hook acted on"
+
+// copilotAnswer reads what Copilot recorded of a preToolUse answer: the text the model got for
+// the call, and whether the hook errored with its error message. ok is false when the call ran.
+// noUnstruct says the record kept no reason at all (exit 2): the binding's breach names the
+// block, so it yields no unstructured finding of its own.
+func copilotAnswer(text string, errored bool, errMsg string) (a gates.HookAnswer, noUnstruct, ok bool) {
+	a.Event = "preToolUse"
+	switch {
+	case errored || strings.HasPrefix(text, copilotDeniedFrom):
+		a.Failed = "crashed"
+		if rest, found := strings.CutPrefix(errMsg, "Error: "); found {
+			errMsg = rest
+		}
+		if code, rest, found := strings.Cut(strings.TrimPrefix(errMsg, copilotFailedCode), "\n"); found && strings.HasPrefix(errMsg, copilotFailedCode) {
+			if n, err := strconv.Atoi(code); err == nil {
+				a.HasExit, a.ExitCode = true, n
+			}
+			a.HasStderr, a.Stderr = true, strings.TrimPrefix(rest, "Stderr: ")
+		}
+		return a, false, true
+	case strings.HasPrefix(text, copilotDenied+copilotExited):
+		n, err := strconv.Atoi(strings.TrimPrefix(text, copilotDenied+copilotExited))
+		if err != nil {
+			break
+		}
+		a.HasExit, a.ExitCode = true, n
+		return a, true, true
+	case strings.HasPrefix(text, copilotDenied):
+		a.Refused, a.RefusalText = true, strings.TrimPrefix(text, copilotDenied)
+		return a, false, true
+	}
+	return a, false, false
+}
+
+// emit turns a call's recorded answer into its hook event, keyed by its place in the order of
+// calls once the session is known; count says the record is counted here.
+func (s *copilotEvents) emit(id string, c *copilotCall, a gates.HookAnswer, at string, src findings.Source, noUnstruct, count bool) {
+	a.Tool = c.tool
+	call := findings.Call{Runtime: gates.RuntimeCopilot, Event: a.Event, Tool: c.tool, ToolUseID: id, Cwd: s.cwd}
+	if len(c.args) <= maxCallInput {
+		call.Input = c.args
+	} else {
+		tc := gates.BindingFor(gates.RuntimeCopilot).ToolCall(c.tool, c.args)
+		call.Command, call.FilePath = tc.Command, tc.FilePath
+	}
+	p := copilotPending{ev: hookEvent{Answer: a, Call: call, Source: src, Time: at}, slot: c.slot, noUnstruct: noUnstruct, count: count}
+	if s.session == "" && len(s.pending) < maxCalls {
+		s.pending = append(s.pending, p)
+		return
+	}
+	s.add(p)
+}
+
+// flush adds the events that waited for the session id (with no key when it never came).
+func (s *copilotEvents) flush() {
+	for _, p := range s.pending {
+		s.add(p)
+	}
+	s.pending = nil
+}
+
+// add checks one event against the Copilot binding and counts its record.
+func (s *copilotEvents) add(p copilotPending) {
+	p.ev.Call.SessionID = s.session
+	p.ev.Key, p.ev.OwnKey = p.slot.key(s.session, p.ev.Call.Event), true
+	if p.ev.Key == "" && s.session != "" && p.ev.Call.ToolUseID != "" {
+		p.ev.Key = eventKey(p.ev.Call) // no place (args unknown or cut): the call id still matches these files
+	}
+	opts := s.opts
+	if p.noUnstruct {
+		opts.IncludeUnstructured = false
+	}
+	ok, why := addHookEventReason(p.ev, opts, s.set)
+	switch {
+	case !p.count:
+	case ok:
+		s.set.Use()
+	default:
+		s.set.Skip(why)
+	}
+}
+
+// callOrder places Copilot tool calls in their session's order of calls with the same tool and
+// exact args, so that one hook event is matched across files that name it differently: the
+// recorder's log (the hook's stdin: session, tool and args, no call id), the session events and
+// the json stream (call ids). Only an exact match merges: a call whose args are unknown or cut,
+// or a session that is unknown, gets no key and stays a finding of its own. Bounded: past
+// maxCalls distinct (tool, args), new ones get no key.
+type callOrder struct {
+	seen map[[16]byte]int
+}
+
+// callSlot is a call's place: the hash of its tool and args, and its number among them.
+type callSlot struct {
+	sum [16]byte
+	n   int // 0: no place
+}
+
+func newCallOrder() *callOrder { return &callOrder{seen: map[[16]byte]int{}} }
+
+// next places a call of tool with args; scope separates counters (the recorder's log counts
+// per hook command, since each configured hook sees every call once).
+func (o *callOrder) next(tool string, args json.RawMessage, scope string) callSlot {
+	canon, ok := canonicalJSON(args)
+	if !ok {
+		return callSlot{}
+	}
+	h := sha256.New()
+	for _, p := range []string{tool, string(canon)} {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	var sum [16]byte
+	copy(sum[:], h.Sum(nil))
+	counter := sum
+	if scope != "" {
+		c := sha256.Sum256(append(append(sum[:], 0), scope...))
+		copy(counter[:], c[:])
+	}
+	n, known := o.seen[counter]
+	if !known && len(o.seen) >= maxCalls {
+		return callSlot{}
+	}
+	o.seen[counter] = n + 1
+	return callSlot{sum: sum, n: n + 1}
+}
+
+// key is the event key of the call's hook event in session; "" when either is unknown.
+func (c callSlot) key(session, event string) string {
+	if c.n == 0 || session == "" {
+		return ""
+	}
+	return gates.RuntimeCopilot + "/" + session + "/" + event + "/" + hex.EncodeToString(c.sum[:]) + "/" + strconv.Itoa(c.n)
+}
+
+// canonicalJSON re-encodes an object with sorted keys and numbers as written, so that the same
+// args compare equal however they were spaced or ordered.
+func canonicalJSON(raw json.RawMessage) ([]byte, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v map[string]any
+	if len(raw) == 0 || d.Decode(&v) != nil || v == nil {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
+}
+
+// copilotLogKey is the event key of a Copilot hook-log record ("" when it has no place): its place among the calls the
+// same hook command saw with the same tool and args in the session (see callOrder).
+func copilotLogKey(o *callOrder, c findings.Call) string {
+	if len(c.Input) == 0 || c.SessionID == "" {
+		return ""
+	}
+	return o.next(c.Tool, c.Input, c.SessionID+"\x00"+c.Event+"\x00"+c.Hook).key(c.SessionID, c.Event)
+}
