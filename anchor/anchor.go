@@ -95,12 +95,16 @@ func New(opts Options) (*Anchorer, error) {
 		}
 	}
 	a.guess = uniqueLongestFirst(a.guess)
-	for _, rel := range settingsFiles() {
-		// A settings file that is a link inside the repository is named by its target, the path
-		// code scanning shows; one that leads out of the repository is not read.
-		if r, ok := a.resolve(rel); ok {
-			if f := a.read(r); f.hasText {
-				a.settings = append(a.settings, parseSettings(r, f.text))
+	read := map[string]bool{}
+	for _, cf := range settingsFiles() {
+		for _, rel := range a.expandConfig(cf.pattern) {
+			// A settings file that is a link inside the repository is named by its target, the
+			// path code scanning shows (and read once); one that leads out of it is not read.
+			if r, ok := a.resolve(rel); ok && !read[r] {
+				read[r] = true
+				if f := a.read(r); f.hasText {
+					a.settings = append(a.settings, parseSettings(r, cf.runtime, f.text))
+				}
 			}
 		}
 	}
@@ -227,10 +231,22 @@ func (a *Anchorer) hookLine(f findings.Finding) (rel string, line int, exact, ok
 	if s, line, ok := findHook(a.settings, hook, event); ok {
 		return s.rel, line, true, true
 	}
+	var first *settings
 	for _, s := range a.settings {
-		if s.hooksLine > 0 {
+		if s.hooksLine == 0 {
+			continue
+		}
+		if first == nil {
+			first = s
+		}
+		// A runtime with several config files (.github/hooks/*.json): the one that declares a
+		// hook for the event (the default runtime keeps its first file, as its findings always had).
+		if f.Call != nil && s.runtime == f.Call.Runtime && s.runtime != gates.DefaultBinding().Runtime() && s.declares(event) {
 			return s.rel, s.hooksLine, false, true
 		}
+	}
+	if first != nil {
+		return first.rel, first.hooksLine, false, true
 	}
 	return "", 0, false, false
 }

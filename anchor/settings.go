@@ -2,25 +2,79 @@ package anchor
 
 import (
 	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
 )
 
+// configFile is one runtime's hook config file, or a pattern naming several.
+type configFile struct{ runtime, pattern string }
+
 // settingsFiles are the project files that configure hooks, in the order they are searched: each
 // registered runtime binding's, the default runtime's first (see isCommandKey for their shapes).
-func settingsFiles() []string {
-	var out []string
+func settingsFiles() []configFile {
+	var out []configFile
 	for _, b := range gates.Bindings() {
-		out = append(out, b.ConfigFiles()...)
+		for _, p := range b.ConfigFiles() {
+			out = append(out, configFile{b.Runtime(), p})
+		}
 	}
 	return out
+}
+
+// maxConfigGlob bounds how many files one config pattern reads.
+const maxConfigGlob = 64
+
+// expandConfig lists the repository files a config pattern names: the pattern itself when its
+// last element has no '*', else the entries of its folder (which must resolve inside the
+// repository) whose names match that element, by name, at most maxConfigGlob. A name is one
+// path element read from the folder, so it cannot lead out of it; a link among them is
+// resolved like any settings file.
+func (a *Anchorer) expandConfig(pattern string) []string {
+	dir, base := path.Split(pattern)
+	if !strings.Contains(base, "*") {
+		return []string{pattern}
+	}
+	rdir, ok := a.resolve(strings.TrimSuffix(dir, "/"))
+	if !ok || strings.ContainsAny(dir, "*?[") {
+		return nil
+	}
+	entries, err := os.ReadDir(filepath.Join(a.root, filepath.FromSlash(rdir)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if m, _ := path.Match(base, name); !m || e.IsDir() || name == "." || name == ".." || strings.ContainsAny(name, "/\\") {
+			continue
+		}
+		if len(out) == maxConfigGlob {
+			break
+		}
+		out = append(out, rdir+"/"+name)
+	}
+	return out
+}
+
+// declares reports whether s configures a hook command for event.
+func (s *settings) declares(event string) bool {
+	for _, c := range s.commands {
+		if c.event == event {
+			return true
+		}
+	}
+	return false
 }
 
 // settings is one settings file: the line of its "hooks" key and of every hook command.
 type settings struct {
 	rel       string
+	runtime   string // the runtime whose config file it is
 	hooksLine int // line of the top-level "hooks" key; 0 when none
 	commands  []hookCommand
 }
@@ -36,8 +90,8 @@ type hookCommand struct {
 // parseSettings walks the JSON text of a settings file token by token, so that every hook
 // command keeps the line it stands on. Text that is not JSON yields what was read before the
 // error.
-func parseSettings(rel, text string) *settings {
-	s := &settings{rel: rel}
+func parseSettings(rel, runtime, text string) *settings {
+	s := &settings{rel: rel, runtime: runtime}
 	dec := json.NewDecoder(strings.NewReader(text))
 	type frame struct {
 		obj    bool

@@ -22,7 +22,7 @@ func TestFindHookThroughRecorder(t *testing.T) {
     ]
   }
 }`
-	s := parseSettings(".claude/settings.json", text)
+	s := parseSettings(".claude/settings.json", "", text)
 	tests := []struct {
 		hook, event string
 		line        int
@@ -53,7 +53,7 @@ func TestFindHookCopilot(t *testing.T) {
     {"type": "command", "powershell": "./post.ps1"}
   ]
 }}`
-	s := parseSettings(".github/hooks/agc.json", text)
+	s := parseSettings(".github/hooks/agc.json", "", text)
 	for _, tt := range []struct {
 		hook, event string
 		line        int

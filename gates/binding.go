@@ -26,7 +26,8 @@ type Binding interface {
 	CallFields() []string
 	// EditTools are the tools whose calls edit a file named in their input.
 	EditTools() []string
-	// ConfigFiles are the project files that configure the runtime's hooks, searched in order.
+	// ConfigFiles are the project files that configure the runtime's hooks, searched in order; a
+	// '*' in the last element matches the files of that folder (".github/hooks/*.json").
 	ConfigFiles() []string
 	// HookInput reads the call a hook's stdin names, when the runtime does not send Claude
 	// Code's snake_case fields (hook_event_name, tool_name, tool_input, …); false: it does.

@@ -24,8 +24,8 @@ func (copilotCLI) CallFields() []string { return []string{"command", "path"} }
 // EditTools: Copilot's edit and create were not offered in the replays; listed from its docs.
 func (copilotCLI) EditTools() []string { return []string{"edit", "create"} }
 
-// ConfigFiles: .github/hooks/*.json has no fixed name; agc.json is the one the replays use.
-func (copilotCLI) ConfigFiles() []string { return []string{".github/hooks/agc.json"} }
+// ConfigFiles: every .github/hooks/*.json file declares hooks; Copilot loads them all.
+func (copilotCLI) ConfigFiles() []string { return []string{".github/hooks/*.json"} }
 
 // Checks are Copilot's own checks.
 func (copilotCLI) Checks() []string {

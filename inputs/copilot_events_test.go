@@ -45,6 +45,10 @@ func TestCopilotReplay(t *testing.T) {
 			"echo CLAUDEREPAIR ran": {"agc/copilot-answer-ignored"},
 			"echo EXIT2 ran":        {"agc/copilot-exit-2-loses-reason", "copilot-guard/exit-two"},
 		}},
+		// create and edit, steered: Copilot records nothing of an answer that let a call run.
+		{dir: "edit", replayed: map[string][]string{}, log: map[string][]string{
+			"": {"copilot-guard/edit-seen", "copilot-guard/edit-seen"},
+		}},
 	}
 	files := []string{"session-events.jsonl", "events.jsonl", "hook-log.jsonl"}
 	opts := Options{IncludeUnstructured: true}

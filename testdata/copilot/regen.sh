@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerate the Copilot CLI replay records of testdata/codex/<scenario>/ with the real codex
+# Regenerate the Copilot CLI replay records of testdata/copilot/<scenario>/ with the real copilot
 # (../shared/tools/copilot-replay): session-events.jsonl (hook.start/hook.end), the --output-format json events and the recorder's log.
-# usage: testdata/codex/regen.sh [SCENARIO...]   (default: every folder with a scenario.json)
+# usage: testdata/copilot/regen.sh [SCENARIO...]   (default: every folder with a scenario.json)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 replay=${COPILOT_REPLAY:-/work/shared/tools/copilot-replay}

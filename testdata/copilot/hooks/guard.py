@@ -9,7 +9,9 @@ def agc(verdict, rule, msg, target='bash.command'):
                        "findings": [{"rule": rule, "message": msg, "target": target}]})
 def out(o):
     print(json.dumps(o))
-if 'rm -rf' in cmd:
+if ev.get('toolName') in ('edit', 'create'):
+    out({'additionalContext': agc('steer', 'edit-seen', 'an edit the guard saw', ev.get('toolName') + '.path')})
+elif 'rm -rf' in cmd:
     out({'permissionDecision': 'deny', 'permissionDecisionReason': 'AGC block: copilot-guard/no-rm-rf/bash.command — rm -rf is not allowed here',
          'additionalContext': agc('block', 'no-rm-rf', 'rm -rf is not allowed here')})
 elif 'curl ' in cmd:
