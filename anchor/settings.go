@@ -75,7 +75,7 @@ func (s *settings) declares(event string) bool {
 type settings struct {
 	rel       string
 	runtime   string // the runtime whose config file it is
-	hooksLine int // line of the top-level "hooks" key; 0 when none
+	hooksLine int    // line of the top-level "hooks" key; 0 when none
 	commands  []hookCommand
 }
 

@@ -26,6 +26,8 @@ func TestCopilotCheckHook(t *testing.T) {
 			a: pre(0, hookJSON(nil, map[string]any{"permissionDecision": "deny", "additionalContext": block}))},
 		{name: "exit 2 loses its reason", decision: "block", breaches: []string{CheckCopilotExit2Reason}, a: pre(2, "")},
 		{name: "crash fails closed", decision: "failed", breaches: []string{CheckCopilotFailedClosed}, a: pre(1, "")},
+		{name: "crash whose exit status Copilot did not record still fails closed", decision: "failed", breaches: []string{CheckCopilotFailedClosed},
+			a: HookAnswer{Event: "preToolUse", Tool: "bash", Failed: "crashed", ToolInput: json.RawMessage(`{"command":"ls"}`)}},
 		{name: "invalid JSON fails open", decision: "failed", breaches: []string{CheckHookFailedOpen}, a: pre(0, "{not json")},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,7 +188,7 @@ func (s *copilotEvents) record(rec record) {
 		s.set.Skip(skipToolCall)
 		return
 	case "hook.start":
-		s.hookStart(d, src)
+		s.hookStart(d)
 		return
 	case "hook.end":
 		s.hookEnd(d, r.Timestamp, src)
@@ -226,7 +228,7 @@ func (s *copilotEvents) start(d copilotData, elided bool) {
 }
 
 // hookStart remembers the calls a preToolUse hook run is about.
-func (s *copilotEvents) hookStart(d copilotData, src findings.Source) {
+func (s *copilotEvents) hookStart(d copilotData) {
 	var in struct {
 		SessionID string            `json:"sessionId"`
 		Cwd       string            `json:"cwd"`
@@ -270,8 +272,8 @@ func (s *copilotEvents) hookEnd(d copilotData, at string, src findings.Source) {
 	_ = json.Unmarshal(d.Output, &out)
 	var e copilotError
 	_ = json.Unmarshal(d.Error, &e)
-	if !known {
-		for id := range out { // its hook.start was not read: the calls are known by id only
+	if !known { // its hook.start was not read: the calls are known by id only
+		for _, id := range slices.Sorted(maps.Keys(out)) {
 			calls = append(calls, copilotToolCall{ID: id})
 		}
 	}
