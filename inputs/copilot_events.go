@@ -191,10 +191,14 @@ func (s *copilotEvents) record(rec record) {
 		s.hookStart(d)
 		return
 	case "hook.end":
+		if rec.Elided {
+			s.set.Problemf(src, "unreadable record", "hook record of more than %d MiB: its texts were cut, not read", elideWindow>>20)
+			return
+		}
 		s.hookEnd(d, r.Timestamp, src)
 		return
 	case "tool.execution_complete":
-		s.complete(d, r.Timestamp, src)
+		s.complete(d, r.Timestamp, src, rec.Elided)
 		return
 	}
 	s.set.Skip(skipNotHook)
@@ -300,7 +304,7 @@ func (s *copilotEvents) hookEnd(d copilotData, at string, src findings.Source) {
 }
 
 // complete reads a denial from a tool result, in a file without hook.end records for it.
-func (s *copilotEvents) complete(d copilotData, at string, src findings.Source) {
+func (s *copilotEvents) complete(d copilotData, at string, src findings.Source, elided bool) {
 	var e copilotError
 	_ = json.Unmarshal(d.Error, &e)
 	c := s.calls[d.ToolCallID]
@@ -308,6 +312,9 @@ func (s *copilotEvents) complete(d copilotData, at string, src findings.Source) 
 	switch {
 	case e.Code != "denied":
 		s.set.Skip(skipCopilotOutput)
+		return
+	case elided:
+		s.set.Problemf(src, "unreadable record", "denied tool result of more than %d MiB: its text was cut, not read", elideWindow>>20)
 		return
 	case strings.HasPrefix(e.Message, copilotPostBlocked):
 		s.set.Skip(skipCopilotPost)

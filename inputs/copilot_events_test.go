@@ -174,6 +174,31 @@ func TestCopilotEventsReader(t *testing.T) {
 	}
 }
 
+// TestCopilotEventsLongLines: records over the reader's window are read from their skeleton: a
+// create of 3 MB still names its file (with no place in the order: its args were cut), a tool
+// result of 3 MB is passed over, and a hook.end whose texts were cut is a problem naming its line.
+func TestCopilotEventsLongLines(t *testing.T) {
+	big := strings.Repeat("x", 3<<20)
+	text := `{"type":"session.start","data":{"sessionId":"s1"},"id":"e","timestamp":"t"}` + "\n" +
+		`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"create","arguments":{"path":"/p/a.txt","file_text":"` + big + `"}},"id":"x","timestamp":"t"}` + "\n" +
+		`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":false,"error":{"message":"Denied by preToolUse hook: AGC block: g/r/create.path — no","code":"denied"}},"id":"x","timestamp":"t"}` + "\n" +
+		`{"type":"tool.execution_complete","data":{"toolCallId":"c2","success":true,"result":{"content":"` + big + `"}},"id":"x","timestamp":"t"}` + "\n" +
+		`{"type":"hook.end","data":{"hookInvocationId":"h","hookType":"preToolUse","success":true,"output":{"c3":"Denied by preToolUse hook: ` + big + `"}},"id":"x","timestamp":"t"}` + "\n"
+	set := findings.NewSet()
+	if err := (copilotEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(text)}, Options{}, set); err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Findings) != 1 || set.Findings[0].Call.FilePath != "/p/a.txt" || set.Findings[0].EventKey != "copilot-cli/s1/c1/preToolUse" {
+		t.Errorf("findings %+v", set.Findings)
+	}
+	if len(set.Problems) != 1 || !strings.Contains(set.Problems[0].String(), "e.jsonl:5: hook record of more than 1 MiB") {
+		t.Errorf("problems %v, want one for line 5", set.Problems)
+	}
+	if set.Records != 5 || set.Records != set.Used+set.Skipped() {
+		t.Errorf("records %d, used %d, skipped %d", set.Records, set.Used, set.Skipped())
+	}
+}
+
 // TestCallOrderKey: the same args however spelled share a place; other args, another
 // session's log record or a cut input do not.
 func TestCallOrderKey(t *testing.T) {
