@@ -29,10 +29,33 @@ const maxSchemaBreaches = 50
 // It returns nil and the breaches when the response cannot be read (invalid JSON, schema errors,
 // unsupported major version), and the response with warnings otherwise (another 0.x version, a
 // verdict lighter than its findings). Breach lines are 1-based lines within data.
-func Decode(data []byte) (*Response, []Breach) { return defaultValidator().Decode(data) }
+//
+// A response that is plainly valid is read in one pass without the schema validator; anything
+// else goes through the validator, compiled the first time it is needed, for its exact breaches.
+func Decode(data []byte) (*Response, []Breach) {
+	if r, ok := fastDecode(data); ok {
+		return r, warnings(data, r)
+	}
+	return decodeSlow(data, defaultValidator)
+}
 
 // Decode is the package-level Decode with this validator's schema.
 func (v *Validator) Decode(data []byte) (*Response, []Breach) {
+	if r, ok := fastDecode(data); ok {
+		return r, warnings(data, r)
+	}
+	return v.decodeSlow(data)
+}
+
+// decodeSlow is Decode through the schema validator alone: the reference the fast path is
+// tested against, and the path that names the breaches of a response that is not valid.
+func (v *Validator) decodeSlow(data []byte) (*Response, []Breach) {
+	return decodeSlow(data, func() *Validator { return v })
+}
+
+// decodeSlow decodes data with the validator that schema returns, asked for only once data is
+// known to be JSON whose version this tool reads: invalid JSON needs no schema.
+func decodeSlow(data []byte, schema func() *Validator) (*Response, []Breach) {
 	doc, b := parseJSON(data)
 	if b != nil {
 		return nil, []Breach{*b}
@@ -45,13 +68,19 @@ func (v *Validator) Decode(data []byte) (*Response, []Breach) {
 		}
 	}
 	tameNumbers(doc)
-	if err := v.schema.Validate(doc); err != nil {
+	if err := schema().schema.Validate(doc); err != nil {
 		return nil, schemaBreaches(data, err)
 	}
 	r, err := build(data)
 	if err != nil { // the schema admits only what build reads; this is a defect, reported as such
 		return nil, []Breach{{Check: CheckSchema, Line: 1, Message: fmt.Sprintf("the response passed the schema but could not be read: %v", err)}}
 	}
+	return r, warnings(data, r)
+}
+
+// warnings are the breaches of a response that is read all the same: another 0.x version, a
+// verdict lighter than its heaviest finding.
+func warnings(data []byte, r *Response) []Breach {
 	var out []Breach
 	if r.AGC != "0.1" {
 		out = append(out, Breach{Check: CheckNewerMinorVersion, Pointer: "/agc", Line: lineOf(data, []string{"agc"}),
@@ -61,7 +90,7 @@ func (v *Validator) Decode(data []byte) (*Response, []Breach) {
 		out = append(out, Breach{Check: CheckVerdictTooLight, Pointer: "/verdict", Line: lineOf(data, []string{"verdict"}),
 			Message: fmt.Sprintf("the response's verdict is %s but a finding's verdict is %s; the response must be at least as heavy as its heaviest finding", r.Verdict, h)})
 	}
-	return r, out
+	return out
 }
 
 // parseJSON decodes data as one JSON value (numbers kept exact), or returns an invalid-json breach
@@ -323,7 +352,18 @@ func schemaBreaches(data []byte, err error) []Breach {
 	for i, l := range linesOf(data, at) {
 		out[i].Line = l
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	// The validator walks properties in map order, so breaches on one line are ordered by
+	// pointer and message: the same response always gives the same list.
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Pointer != b.Pointer {
+			return a.Pointer < b.Pointer
+		}
+		return a.Message < b.Message
+	})
 	if len(out) > maxSchemaBreaches {
 		more += len(out) - maxSchemaBreaches
 		out = append(out[:maxSchemaBreaches], Breach{Check: CheckSchema, Line: out[maxSchemaBreaches].Line,

@@ -42,11 +42,12 @@ func NewValidator() (*Validator, error) {
 	return &Validator{schema: s}, nil
 }
 
-// defaultValidator is the validator Decode uses; it is built once, on first use (not when the
-// package loads: `agc-sarif record` never validates), and never changed afterwards. The
-// schema is embedded, so failing to compile it is a build defect.
+// defaultValidator returns the validator Decode falls back on, built on first use and never
+// changed afterwards: most responses never need it (fastdecode.go), and a process that meets only
+// valid ones, or none (`agc-sarif record`), never pays for compiling the schema.
 var defaultValidator = sync.OnceValue(mustValidator)
 
+// mustValidator compiles the embedded schema; failing to is a build defect, so it panics.
 func mustValidator() *Validator {
 	v, err := NewValidator()
 	if err != nil {

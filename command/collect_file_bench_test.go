@@ -1,0 +1,28 @@
+package command
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkCollectFile runs `agc-sarif collect --format agc` as the command line does over the
+// folder named by AGC_BENCH_DIR (e.g. one holding 25,000 responses from agc-corpus), writing the
+// SARIF nowhere; it skips without it. Profile it with -cpuprofile to see where collect spends.
+func BenchmarkCollectFile(b *testing.B) {
+	dir := os.Getenv("AGC_BENCH_DIR")
+	if dir == "" {
+		b.Skip("AGC_BENCH_DIR not set")
+	}
+	root := b.TempDir()
+	env := Env{Stdin: nil, Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }, Dir: filepath.Dir(dir)}
+	args := []string{"agc-sarif", "collect", "--format", "agc", "--root", root, "-o", os.DevNull, dir}
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := Main(context.Background(), args, env); code > 1 {
+			b.Fatalf("exit status %d", code)
+		}
+	}
+}
