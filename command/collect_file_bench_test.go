@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// BenchmarkCollectFile runs `agc-sarif collect --format agc` as the command line does over the
+// BenchmarkCollectFile runs `agc-sarif collect --format agc` (or AGC_BENCH_FORMAT) as the command line does over the
 // folder named by AGC_BENCH_DIR (e.g. one holding 25,000 responses from agc-corpus), writing the
 // SARIF nowhere; it skips without it. Profile it with -cpuprofile to see where collect spends.
 func BenchmarkCollectFile(b *testing.B) {
@@ -18,11 +18,19 @@ func BenchmarkCollectFile(b *testing.B) {
 	}
 	root := b.TempDir()
 	env := Env{Stdin: nil, Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }, Dir: filepath.Dir(dir)}
-	args := []string{"agc-sarif", "collect", "--format", "agc", "--root", root, "-o", os.DevNull, dir}
+	args := []string{"agc-sarif", "collect", "--format", formatOr(os.Getenv("AGC_BENCH_FORMAT")), "--root", root, "-o", os.DevNull, dir}
 	b.ReportAllocs()
 	for b.Loop() {
 		if code := Main(context.Background(), args, env); code > 1 {
 			b.Fatalf("exit status %d", code)
 		}
 	}
+}
+
+// formatOr is the --format to collect with: f, or agc when it is empty.
+func formatOr(f string) string {
+	if f == "" {
+		return "agc"
+	}
+	return f
 }

@@ -364,13 +364,28 @@ func (v answerView) responses() ([]*Response, []Breach) {
 // string, or starting a line) with an "agc", or "gate" and "verdict", key; failing that, a
 // text-form line. It reports whether the response came as JSON. JSON that looks like an AGC
 // response but does not decode yields its breaches.
-func FindResponses(s string) ([]*Response, []Breach, bool) {
+func FindResponses(s string) ([]*Response, []Breach, bool) { return findResponses(s, true) }
+
+// findResponses is FindResponses; without fast, it reads every object through encoding/json
+// first, the reference FuzzFindResponses checks the fast path against.
+func findResponses(s string, fast bool) ([]*Response, []Breach, bool) {
 	var rs []*Response
 	var bs []Breach
+	var b []byte // s, converted once there is an object to read
 	for off := 0; off < len(s); {
 		i := nextObject(s, off)
 		if i < 0 {
 			break
+		}
+		if b == nil {
+			b = []byte(s)
+		}
+		// A plainly valid response is what the path below would read, without decoding it three times.
+		if r, n, ok := fastDecodePrefix(b[i:]); fast && ok {
+			rs = append(rs, r)
+			bs = append(bs, warnings(b[i:i+n], r)...)
+			off = i + n
+			continue
 		}
 		dec := json.NewDecoder(strings.NewReader(s[i:]))
 		var raw json.RawMessage

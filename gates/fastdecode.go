@@ -34,21 +34,29 @@ var (
 // fastDecode returns the response in data when data is plainly a valid AGC 0.x response, and
 // false when it cannot tell.
 func fastDecode(data []byte) (*Response, bool) {
-	if !utf8.Valid(data) {
-		return nil, false
-	}
-	d := &fastReader{data: data, ok: true}
-	d.space()
-	r := &Response{}
-	seen := d.object(responseNames, func(k int) { d.responseMember(r, k) })
-	d.space()
-	if !d.ok || d.i != len(data) || seen&0b1111 != 0b1111 {
-		return nil, false
-	}
-	if r.Verdict != Pass && len(r.Findings) == 0 { // the schema's if/then
+	r, end, ok := fastDecodePrefix(data)
+	if !ok || skipSpace(data, end) != len(data) {
 		return nil, false
 	}
 	return r, true
+}
+
+// fastDecodePrefix reads the response that data starts with (after blanks) when it is plainly a
+// valid AGC 0.x response, and returns the offset just after it; what follows is not read.
+func fastDecodePrefix(data []byte) (*Response, int, bool) {
+	d := &fastReader{data: data, ok: true}
+	d.space()
+	start := d.i
+	r := &Response{}
+	seen := d.object(responseNames, func(k int) { d.responseMember(r, k) })
+	// The bytes outside strings were all ASCII JSON, so this covers every byte the value has.
+	if !d.ok || seen&0b1111 != 0b1111 || !utf8.Valid(data[start:d.i]) {
+		return nil, 0, false
+	}
+	if r.Verdict != Pass && len(r.Findings) == 0 { // the schema's if/then
+		return nil, 0, false
+	}
+	return r, d.i, true
 }
 
 // responseMember reads the value of the response's member responseNames[k].

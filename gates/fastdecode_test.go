@@ -167,3 +167,21 @@ func TestDecodeCompilesSchemaOnlyWhenNeeded(t *testing.T) {
 		t.Fatalf("a schema breach: %v %+v, validator asked for %d times, want once", r, bs, asked)
 	}
 }
+
+// FuzzFindResponses checks that reading plainly valid responses of a hook's text on the fast
+// path finds what reading each object through encoding/json first finds.
+func FuzzFindResponses(f *testing.F) {
+	one := fastHead + `}]}`
+	f.Add(one)
+	f.Add("AGC says:\n  " + one + " trailing words\n" + one + "\n{\"agc\":\"0.1\",\"verdict\":\"block\"}\n" + one)
+	f.Add(`{"agc":"0.3","gate":{"id":"g","kind":"runtime"},"verdict":"pass","findings":[]}{"x":1}` + "\n{not json")
+	f.Add("{\"gate\":{\"id\":\"g\",\"kind\":\"runtime\"},\"verdict\":\"pass\",\"findings\":[],\"agc\":\"0.1\",\"x\":\"\xff\"}")
+	f.Add("AGC block: g/r — m")
+	f.Fuzz(func(t *testing.T, s string) {
+		rs, bs, js := findResponses(s, true)
+		wrs, wbs, wjs := findResponses(s, false)
+		if !reflect.DeepEqual(rs, wrs) || !reflect.DeepEqual(bs, wbs) || js != wjs {
+			t.Fatalf("fast path found %+v %+v %v, encoding/json %+v %+v %v, in\n%q", rs, bs, js, wrs, wbs, wjs, s)
+		}
+	})
+}

@@ -6,7 +6,7 @@ import (
 )
 
 // The JSON scanning of the fast path (fastdecode.go): it checks the grammar of RFC 8259 as
-// encoding/json does, on input already known to be valid UTF-8, and gives up rather than guess.
+// encoding/json does, and gives up rather than guess. UTF-8 is checked once the value is read.
 
 // fail makes the reader give up.
 func (d *fastReader) fail() { d.ok = false }
