@@ -51,6 +51,9 @@ type Anchorer struct {
 	guess    []string // other roots the agent used
 	settings []*settings
 	fallback []string // fallback files, in order, before the "any tracked file" step
+	// fallbackRel is fallbackFile's answer, looked up the first time a finding needs it: it
+	// cannot change during a run, and looking it up again cost every finding placed there.
+	fallbackRel func() string
 	mu       sync.Mutex
 	files    map[string]*file
 	found    map[string][2]int // rel NUL text → lines where the text stands ({0,0}: not found)
@@ -116,6 +119,7 @@ func New(opts Options) (*Anchorer, error) {
 		a.fallback = append(a.fallback, wf)
 	}
 	a.fallback = append(a.fallback, "README.md")
+	a.fallbackRel = sync.OnceValue(a.lookupFallback)
 	return a, nil
 }
 
@@ -434,7 +438,10 @@ func (a *Anchorer) columnsFit(f *file, loc *findings.Location) bool {
 // fallbackFile is the first existing file of the fallback chain: the Fallback option,
 // .claude/settings.json, the running workflow file, README.md, the first tracked file, and
 // README.md when the repository has no file at all.
-func (a *Anchorer) fallbackFile() string {
+func (a *Anchorer) fallbackFile() string { return a.fallbackRel() }
+
+// lookupFallback finds fallbackFile's answer.
+func (a *Anchorer) lookupFallback() string {
 	for _, fb := range a.fallback {
 		if rel, ok := a.Path(fb, ""); ok && a.isFile(rel) {
 			return rel
