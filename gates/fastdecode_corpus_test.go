@@ -43,3 +43,27 @@ func TestFastDecodeCorpus(t *testing.T) {
 		t.Errorf("the fast path read %d of the %d valid responses", fast, valid)
 	}
 }
+
+// BenchmarkDecodeCorpus decodes generated AGC responses (a few invalid among them) through
+// Decode and through the validator alone.
+func BenchmarkDecodeCorpus(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := corpus.Generate(&buf, corpus.AGC, 1<<20, 1); err != nil {
+		b.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
+	for _, bc := range []struct {
+		name   string
+		decode func([]byte) (*gates.Response, []gates.Breach)
+	}{{"Decode", gates.Decode}, {"validator", gates.DecodeSlowForTest}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(buf.Len()))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, l := range lines {
+					bc.decode(l)
+				}
+			}
+		})
+	}
+}
