@@ -51,9 +51,6 @@ type Anchorer struct {
 	guess    []string // other roots the agent used
 	settings []*settings
 	fallback []string // fallback files, in order, before the "any tracked file" step
-	// fallbackRel is fallbackFile's answer, looked up the first time a finding needs it: it
-	// cannot change during a run, and looking it up again cost every finding placed there.
-	fallbackRel func() string
 	mu       sync.Mutex
 	files    map[string]*file
 	found    map[string][2]int // rel NUL text → lines where the text stands ({0,0}: not found)
@@ -62,6 +59,10 @@ type Anchorer struct {
 	diff     *difffilter.Diff  // the change's diff; nil without a base
 	mode     SessionMode
 	edits    sessionEdits // where each session's edits stand in the diff
+
+	// fallbackRel is fallbackFile's answer, looked up the first time a finding needs it: it
+	// cannot change during a run, and looking it up again cost every finding placed there.
+	fallbackRel func() string
 }
 
 // New prepares an Anchorer: it resolves the root, reads the repository's git work trees and its
