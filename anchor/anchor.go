@@ -379,6 +379,12 @@ func newTexts(runtime string, input []byte) []string {
 // clamp keeps a location inside its file: lines between 1 and the file's length, an end line
 // not before the start, and columns only when they fit the lines they name.
 func (a *Anchorer) clamp(loc *findings.Location) {
+	if loc.StartCol == 0 && loc.EndCol == 0 && loc.StartLine <= 1 && loc.EndLine <= 1 {
+		// Line 1 fits every file (an empty one is given line 1 too): no need to count the
+		// lines of what may be a gigabyte input lying in the repository.
+		loc.StartLine, loc.EndLine = 1, 0
+		return
+	}
 	// Columns are checked against the text of their lines; without columns the length will do.
 	var f *file
 	n := 0

@@ -38,7 +38,38 @@ func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red 
 		return nil, err
 	}
 	fallback := sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })
-	return func(f findings.Finding) findings.Finding { return anchorRedacted(red, anc, f, fallback) }, nil
+	calls := &callMemo{red: red}
+	return func(f findings.Finding) findings.Finding { return anchorRedacted(red, anc, f, fallback, calls) }, nil
+}
+
+// callMemo redacts tool calls once each: the findings of one record (each gate's, each breach)
+// share their call, whose input — up to 64 KiB of an edit's text — redaction would otherwise
+// scan again for every one of them. It is safe for concurrent use and holds a few calls.
+type callMemo struct {
+	red  *redact.Redactor
+	mu   sync.Mutex
+	done map[*findings.Call]*findings.Call
+}
+
+// callMemoSize bounds the calls a callMemo holds (each worker's last few records).
+const callMemoSize = 64
+
+// redacted is red.Call(*c), computed once per call.
+func (m *callMemo) redacted(c *findings.Call) *findings.Call {
+	m.mu.Lock()
+	r, ok := m.done[c]
+	m.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = m.red.Call(*c)
+	m.mu.Lock()
+	if m.done == nil || len(m.done) >= callMemoSize {
+		m.done = make(map[*findings.Call]*findings.Call, callMemoSize)
+	}
+	m.done[c] = r
+	m.mu.Unlock()
+	return r
 }
 
 // finish turns the findings read — anchored, redacted, and repeats of one rule at one place
@@ -122,7 +153,7 @@ func scanEdits(ctx context.Context, cfg Config, anc *anchor.Anchorer, diff bool,
 // redactor no longer knows and quotes them in its note, and a path that holds a secret cannot
 // be shown, so it cannot be where the finding points either. Such a finding is placed by the
 // rest of the anchoring chain, or at line 1 of the fallback file, and says why.
-func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Finding, fallback func() *findings.Location) findings.Finding {
+func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Finding, fallback func() *findings.Location, calls *callMemo) findings.Finding {
 	hidden := false
 	if f.Location != nil {
 		if p := red.String(f.Location.Path); p != f.Location.Path {
@@ -132,7 +163,7 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 		}
 	}
 	if f.Call != nil {
-		c := red.Call(*f.Call)
+		c := calls.redacted(f.Call)
 		hidden = hidden || c.FilePath != f.Call.FilePath
 		f.Call = c
 	}

@@ -64,6 +64,10 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	}
 	a.Redact = opts.Redact
 	res := gates.BindingFor(call.Runtime).CheckHook(a)
+	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {
+		return nil, skipNoDecision
+	}
+	call = withToolNames(call)
 
 	key := ev.Key
 	if !ev.OwnKey {
@@ -116,7 +120,8 @@ func redactedNames(c findings.Call, red func(string) string) findings.Call {
 	return c
 }
 
-// completeCall fills the call from the answer and from its tool input where the reader left gaps.
+// completeCall fills the call from the answer where the reader left gaps (withToolNames reads
+// its tool input).
 func completeCall(ev hookEvent) findings.Call {
 	c := ev.Call
 	if c.Runtime == "" {
@@ -134,6 +139,13 @@ func completeCall(ev hookEvent) findings.Call {
 	if len(c.Input) == 0 && len(ev.Answer.ToolInput) > 0 {
 		c.Input = ev.Answer.ToolInput
 	}
+	return c
+}
+
+// withToolNames fills the call's command and file path, where the reader left them empty, from
+// its tool input as its binding reads them. Only a call that yields findings needs them, and
+// reading them decodes the input.
+func withToolNames(c findings.Call) findings.Call {
 	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
 		tc := gates.BindingFor(c.Runtime).ToolCall(c.Tool, c.Input)
 		if c.Command == "" {

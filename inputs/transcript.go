@@ -82,13 +82,14 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 
 // finalMessage is the last assistant message of a transcript's main chain, so far. Claude Code
 // writes one record per content block, all with the message's id: the text blocks of the records
-// of one id make the message.
+// of one id make the message. Only the last message is read as a judgment, so the contents of
+// the current message's records are kept raw and decoded once, at the end (text).
 type finalMessage struct {
 	seen    bool
 	id      string
-	text    strings.Builder
-	line    int    // the message's first record
-	session string // the session and time of its records
+	parts   [][]byte // raw contents of the current message's records that may hold text
+	line    int      // the message's first record
+	session string   // the session and time of its records
 	time    string
 	elided  bool // a record of it was longer than the window: its text was cut
 	unsure  bool // a record after it could not be read: it may not be the last message
@@ -111,41 +112,49 @@ func (f *finalMessage) see(rec record) {
 	if rawStr(m[0]) != "assistant" || rawBool(m[1]) {
 		return
 	}
-	var msg struct {
-		ID      string          `json:"id"`
-		Content json.RawMessage `json:"content"`
-	}
-	_ = json.Unmarshal(m[2], &msg) // a message that does not decode has no text
-	if !f.seen || msg.ID == "" || msg.ID != f.id {
-		*f = finalMessage{seen: true, id: msg.ID, line: rec.Line}
+	msg := members(m[2], "id", "content")
+	id := rawStr(msg[0])
+	if !f.seen || id == "" || id != f.id {
+		*f = finalMessage{seen: true, id: id, line: rec.Line, parts: f.parts[:0]}
 	}
 	f.session, f.time = rawStr(m[3]), rawStr(m[4])
 	f.elided = f.elided || rec.Elided
-	var blocks []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+	if c := msg[1]; len(c) > 0 && (c[0] == '"' || bytes.Contains(c, []byte(`"text"`)) || bytes.Contains(c, []byte(`\u`))) {
+		f.parts = append(f.parts, bytes.Clone(c)) // may hold text: decoded if this is the last message
 	}
-	var plain string
-	if json.Unmarshal(msg.Content, &plain) == nil {
-		f.text.WriteString(plain)
-		return
-	}
-	_ = json.Unmarshal(msg.Content, &blocks) // content of another shape has no text
-	for _, b := range blocks {
-		if b.Type != "text" {
+}
+
+// text is the text of the message: its records' text blocks, or a content that is one string.
+func (f *finalMessage) text() string {
+	var text strings.Builder
+	for _, content := range f.parts {
+		var blocks []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		var plain string
+		if json.Unmarshal(content, &plain) == nil {
+			text.WriteString(plain)
 			continue
 		}
-		if f.text.Len() > 0 {
-			f.text.WriteString("\n\n")
+		_ = json.Unmarshal(content, &blocks) // content of another shape has no text
+		for _, b := range blocks {
+			if b.Type != "text" {
+				continue
+			}
+			if text.Len() > 0 {
+				text.WriteString("\n\n")
+			}
+			text.WriteString(b.Text)
 		}
-		f.text.WriteString(b.Text)
 	}
+	return text.String()
 }
 
 // judge reads the final message as a judgment when it holds an agc block, or always when the
 // transcript was named as a reviewer's output (then a transcript without one is a breach).
 func (f *finalMessage) judge(s *hookState) {
-	text := f.text.String()
+	text := f.text()
 	if !s.judgment && (!f.seen || f.elided || !holdsAGCBlock(text)) {
 		return
 	}
