@@ -41,7 +41,7 @@ func Read(ctx context.Context, cfg Config, calls func(inputs.CallEvent)) (*Readi
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		format, ignored, unreadable := readFile(ctx, f, cfg.Format, opts, rd.Set, &bufs)
+		format, ignored, unreadable := readFile(ctx, f, cfg.Format, opts, rd.Set, &bufs, parallel{jobs: 1, fileJobs: 1})
 		st.note(i, format, ignored, unreadable)
 	}
 	rd.Read, rd.Ignored, rd.Unreadable = st.Read, st.Ignored, st.Unreadable

@@ -31,7 +31,8 @@ type Config struct {
 	FailOn              []Outcome     // outcomes that make the run fail
 	Levels              Levels        // --level overrides of the output level per verdict
 	MaxRecord           int           // largest record parsed whole (0 → inputs.DefaultMaxRecord)
-	Jobs                int           // files read at once (0 → number of CPUs)
+	Jobs                int           // files, or chunks of one big file, read at once (0 → number of CPUs)
+	ChunkSize           int64         // least bytes of a chunk of a file read in parallel (0 → inputs.DefaultChunkSize)
 	MaxGroups           int           // distinct results kept while reading (0 → MaxGroups)
 	Dir                 string        // working folder
 	Getenv              func(string) string
@@ -107,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
-	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, cfg.Jobs, prepare, bound(cfg))
+	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize}, prepare, bound(cfg))
 	res.Warnings = folderWarnings(ex, res.Files.read)
 	if err := ctx.Err(); err != nil {
 		return nil, err

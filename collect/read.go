@@ -30,10 +30,10 @@ type readStats struct {
 // per-file sets in the order of files so that output is the same on every run. Each finding is
 // anchored with prepare and merged with its repeats as it is read, so memory grows with the
 // distinct results, not with the records.
-func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, jobs int, prepare func(findings.Finding) findings.Finding, b findings.Bound) (*findings.Set, readStats) {
-	if jobs < 1 {
-		jobs = 1
-	}
+func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, par parallel, prepare func(findings.Finding) findings.Finding, b findings.Bound) (*findings.Set, readStats) {
+	jobs := max(par.jobs, 1)
+	// Fewer files than goroutines: each file may read its parts at once with the rest.
+	par.fileJobs = max(jobs/max(len(files), 1), 1)
 	type outcome struct {
 		set        *findings.Set
 		format     inputs.Format
@@ -51,7 +51,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 			for i := range next {
 				set := findings.NewAggregateSet(maxExamples, prepare)
 				set.Limit(b)
-				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs)
+				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs, par)
 				results[i] = outcome{set, f, ignored, unreadable}
 			}
 		}()
@@ -78,6 +78,13 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 	}
 	all.Compact()
 	return all, st
+}
+
+// parallel says how many goroutines read: jobs files at once, fileJobs chunks of one file at
+// once (inputs.Input.Jobs), chunks of at least chunkSize bytes (0: inputs.DefaultChunkSize).
+type parallel struct {
+	jobs, fileJobs int
+	chunkSize      int64
 }
 
 // newReadStats is the stats of reading n files, none read yet.
@@ -137,7 +144,7 @@ func (b *readBuffers) reader(r io.Reader, size int64) *bufio.Reader {
 // (found by walking, not recognised), and a message when a named file could not be read at all.
 // The problems past the per-reason limit are summed under the file's name, and the next file
 // read into set has an allowance of its own.
-func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set, bufs *readBuffers) (inputs.Format, bool, string) {
+func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set, bufs *readBuffers, par parallel) (inputs.Format, bool, string) {
 	defer set.ListUnlisted(fl.Name)
 	src := findings.Source{File: fl.Name}
 	info, err := os.Stat(fl.Path)
@@ -188,7 +195,9 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 	if err != nil {
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
-	if err := rd.Read(ctx, inputs.Input{Name: fl.Name, R: br, Named: fl.Named, Judgment: fl.Judgment}, opts, set); err != nil {
+	in := inputs.Input{Name: fl.Name, R: br, Named: fl.Named, Judgment: fl.Judgment,
+		At: fh, Size: info.Size(), Jobs: par.fileJobs, ChunkSize: par.chunkSize}
+	if err := rd.Read(ctx, in, opts, set); err != nil {
 		return format, false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
 	return format, false, ""

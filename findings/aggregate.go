@@ -151,6 +151,12 @@ func (s *Set) mergeGroups(o *Set) {
 		s.agree(sref.slot, o.files[oref.file()])
 	}
 	keep = append(keep, s.mergeBare(o)...)
+	if o.agg != nil && o.agg.prepare != nil {
+		// o prepared its findings as it took them (a Sibling of s): not again.
+		prepare := s.agg.prepare
+		s.agg.prepare = nil
+		defer func() { s.agg.prepare = prepare }()
+	}
 	remap := make([]int32, len(o.Findings))
 	base := s.agg.seq
 	defer func() { s.agg.seq = base + o.agg.seq }()

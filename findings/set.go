@@ -63,6 +63,7 @@ type Set struct {
 	files   []string // input files named by eventRef.file
 	fileIdx map[string]uint32
 	listed  map[string]int // problems kept per reason
+	reasons []listedAt     // the reason of each problem Problemf listed, for Continue
 	agg     *aggregation   // nil: every finding is kept apart
 }
 
@@ -278,7 +279,52 @@ func (s *Set) Problemf(src Source, reason, format string, args ...any) {
 		return
 	}
 	s.listed[reason]++
+	s.reasons = append(s.reasons, listedAt{len(s.Problems), reason})
 	s.Problems = append(s.Problems, Problem{Source: src, Message: fmt.Sprintf(format, args...)})
+}
+
+// listedAt is the skip reason of the problem at index at of Problems.
+type listedAt struct {
+	at     int
+	reason string
+}
+
+// Sibling returns an empty set made like s: aggregating with s's examples, prepare step and
+// bound, or keeping every finding apart. A reader that reads parts of one file at once reads
+// each part into a sibling and hands them to Continue in file order.
+func (s *Set) Sibling() *Set {
+	if s.agg == nil {
+		return NewSet()
+	}
+	n := NewAggregateSet(s.agg.max, s.agg.prepare)
+	n.agg.bound = s.agg.bound
+	return n
+}
+
+// Continue merges o, a Sibling that read the part of a file after what s read of it, into s as
+// Merge does; o's problems are kept under s's allowance per reason, so that s lists the same
+// problems as if it had read both parts itself.
+func (s *Set) Continue(o *Set) {
+	ps, rs := o.Problems, o.reasons
+	o.Problems, o.reasons = nil, nil
+	for i, p := range ps {
+		for len(rs) > 0 && rs[0].at < i {
+			rs = rs[1:]
+		}
+		if len(rs) == 0 || rs[0].at != i {
+			s.Problems = append(s.Problems, p) // not listed by Problemf: no allowance
+			continue
+		}
+		r := rs[0].reason
+		if s.listed[r] >= MaxProblemsPerReason {
+			s.Unlisted[r]++
+			continue
+		}
+		s.listed[r]++
+		s.reasons = append(s.reasons, listedAt{len(s.Problems), r})
+		s.Problems = append(s.Problems, p)
+	}
+	s.Merge(o)
 }
 
 // ListUnlisted adds one problem per reason that had problems left unlisted, naming file, and
@@ -290,6 +336,7 @@ func (s *Set) ListUnlisted(file string) {
 	}
 	clear(s.Unlisted)
 	clear(s.listed)
+	s.reasons = nil
 }
 
 func sortedReasons(m map[string]int) []string {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -210,10 +212,33 @@ func argv(raw []byte) []string {
 	return words
 }
 
-func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	order := newCallOrder() // Copilot's stdin has no call id: its events are keyed by their order
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
-		src := findings.Source{File: in.Name, Line: rec.Line}
+func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	if !chunked(in, opts) {
+		return h.read(ctx, in.Name, in.R, 0, opts, set, newCallOrder())
+	}
+	whole := set.Sibling()
+	err := readChunks(ctx, in, whole, func(ctx context.Context, r io.Reader, passed int, part *findings.Set) error {
+		return h.read(ctx, in.Name, r, passed, opts, part, nil)
+	})
+	if !errors.Is(err, errOrdered) {
+		if err == nil {
+			set.Continue(whole)
+		}
+		return err
+	}
+	// A Copilot record: its calls are keyed by their order in the file, so it is read in one go.
+	return h.read(ctx, in.Name, io.NewSectionReader(in.At, 0, in.Size), 0, opts, set, newCallOrder())
+}
+
+// errOrdered stops the reading of a part of a file at a record that needs the records before it.
+var errOrdered = errors.New("a record keyed by its order in the file")
+
+// read reads the records of r, whose first line is line passed+1 of the file name, into set.
+// Each record is read on its own, but for Copilot's, whose calls are counted in order; without
+// an order (a part of a file read apart) such a record stops the reading with errOrdered.
+func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, order *callOrder) error {
+	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, func(rec record) error {
+		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
@@ -224,6 +249,9 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 			return nil
 		}
 		if ev.Call.Runtime == gates.RuntimeCopilot {
+			if order == nil {
+				return errOrdered
+			}
 			ev.Key, ev.OwnKey = copilotLogKey(order, ev.Call), true
 		}
 		noteHookCall(opts, ev)
@@ -235,7 +263,7 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w", in.Name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }

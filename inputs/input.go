@@ -54,6 +54,13 @@ type Input struct {
 	// final message is read under the judgment binding whatever its format, and a file with no
 	// final message ending in one agc block is a breach (fail closed).
 	Judgment bool
+	// At and Size, when set, give the file's bytes by offset, so that a reader may read parts of
+	// a big file at once (chunks.go), Jobs goroutines at most; ChunkSize is the least bytes of a
+	// part (0: DefaultChunkSize). R is then not read.
+	At        io.ReaderAt
+	Size      int64
+	Jobs      int
+	ChunkSize int64
 }
 
 // Reader reads one format. Read must consume in.R to the end or until ctx is done, turn every
