@@ -64,6 +64,11 @@ func (a *aggregation) place(s *Set, f Finding, first int) int32 {
 	if a.prepare != nil {
 		f = a.prepare(f)
 	}
+	return a.put(s, f, first)
+}
+
+// put is place for a finding already prepared.
+func (a *aggregation) put(s *Set, f Finding, first int) int32 {
 	if f.Count < 1 {
 		f.Count = 1
 	}
@@ -151,19 +156,19 @@ func (s *Set) mergeGroups(o *Set) {
 		s.agree(sref.slot, o.files[oref.file()])
 	}
 	keep = append(keep, s.mergeBare(o)...)
-	if o.agg != nil && o.agg.prepare != nil {
-		// o prepared its findings as it took them (a Sibling of s): not again.
-		prepare := s.agg.prepare
-		s.agg.prepare = nil
-		defer func() { s.agg.prepare = prepare }()
-	}
+	// o prepared its findings as it took them (a Sibling of s): not again.
+	prepared := o.agg != nil && o.agg.prepare != nil
 	remap := make([]int32, len(o.Findings))
 	base := s.agg.seq
 	defer func() { s.agg.seq = base + o.agg.seq }()
 	for i := range o.Findings {
 		if o.Findings[i].Count > 0 {
 			sources := o.Findings[i].Sources
-			remap[i] = s.place(o.Findings[i], base+o.agg.groups[i].first)
+			if prepared {
+				remap[i] = s.agg.put(s, o.Findings[i], base+o.agg.groups[i].first)
+			} else {
+				remap[i] = s.place(o.Findings[i], base+o.agg.groups[i].first)
+			}
 			for _, f := range sources {
 				s.agree(remap[i], f)
 			}
