@@ -45,7 +45,7 @@ func splitChunks(ctx context.Context, ra io.ReaderAt, size, chunkSize int64, out
 			return ctx.Err()
 		}
 	}
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, min(1<<20, size))
 	cur := chunk{}
 	target := chunkSize
 	lines := 0
@@ -156,7 +156,8 @@ func readChunks(ctx context.Context, in Input, set *findings.Set, read chunkRead
 			go func() {
 				defer func() { <-running }()
 				defer close(p.done)
-				br := bufio.NewReaderSize(io.NewSectionReader(in.At, c.start, c.end-c.start), 256<<10)
+				n := c.end - c.start
+				br := bufio.NewReaderSize(io.NewSectionReader(in.At, c.start, n), int(min(n+16, 256<<10)))
 				p.err = read(ctx, br, c.passed, p.set)
 			}()
 		}
