@@ -45,7 +45,7 @@ func splitChunks(ctx context.Context, ra io.ReaderAt, size, chunkSize int64, out
 			return ctx.Err()
 		}
 	}
-	buf := make([]byte, min(1<<20, size))
+	buf := make([]byte, min(256<<10, size)) // read and counted while in the cache
 	cur := chunk{}
 	target := chunkSize
 	lines := 0

@@ -105,7 +105,7 @@ func TestSplitChunks(t *testing.T) {
 	}
 }
 
-// TestSplitChunksBlocks cuts data longer than the splitter's 1 MiB read block, so that cuts and
+// TestSplitChunksBlocks cuts data longer than the splitter's 256 KiB read block, so that cuts and
 // the byte after a newline fall on block ends.
 func TestSplitChunksBlocks(t *testing.T) {
 	var b bytes.Buffer
@@ -117,8 +117,8 @@ func TestSplitChunksBlocks(t *testing.T) {
 	}
 	// A newline exactly at the end of the first block.
 	data := b.Bytes()
-	data[1<<20-1] = '\n'
-	for _, size := range []int64{1, 1000, 1 << 20, 3 << 19} {
+	data[256<<10-1] = '\n'
+	for _, size := range []int64{1, 1000, 256 << 10, 3 << 19} {
 		checkChunks(t, data, size, splitAll(t, data, size))
 	}
 }
