@@ -464,10 +464,10 @@ func (a *Anchorer) lookupFallback() string {
 // regular file found walking the root in lexical order; looked up once.
 func (a *Anchorer) firstTracked() string {
 	a.mu.Lock()
-	done := a.tracked != nil
+	t := a.tracked
 	a.mu.Unlock()
-	if done {
-		return *a.tracked
+	if t != nil {
+		return *t
 	}
 	found := ""
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
