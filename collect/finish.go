@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -38,23 +39,29 @@ func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red 
 		return nil, err
 	}
 	fallback := sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })
-	calls := &callMemo{red: red}
+	calls := &callMemo{red: red, seed: maphash.MakeSeed()}
 	return func(f findings.Finding) findings.Finding { return anchorRedacted(red, anc, f, fallback, calls) }, nil
 }
 
 // callMemo redacts tool calls once each: the findings of one record (each gate's, each breach)
-// share their call, whose input — up to 64 KiB of an edit's text — redaction would otherwise
-// scan again for every one of them. It is safe for concurrent use and holds a few calls.
+// share their call, and the records of one call (PreToolUse, PostToolUse) carry the same tool
+// input — up to 64 KiB of an edit's text, which redaction decodes, scans and encodes again.
+// It is safe for concurrent use and holds a few calls and inputs.
 type callMemo struct {
-	red  *redact.Redactor
-	mu   sync.Mutex
-	done map[*findings.Call]*findings.Call
+	red    *redact.Redactor
+	seed   maphash.Seed
+	mu     sync.Mutex
+	done   map[*findings.Call]*findings.Call
+	inputs map[uint64]redactedInput
 }
 
-// callMemoSize bounds the calls a callMemo holds (each worker's last few records).
-const callMemoSize = 64
+// redactedInput is a tool input and its redaction.
+type redactedInput struct{ raw, redacted []byte }
 
-// redacted is red.Call(*c), computed once per call.
+// callMemoSize bounds the calls and the inputs a callMemo holds (each worker's last few records).
+const callMemoSize = 16
+
+// redacted is red.Call(*c), computed once per call and its input once per content.
 func (m *callMemo) redacted(c *findings.Call) *findings.Call {
 	m.mu.Lock()
 	r, ok := m.done[c]
@@ -62,7 +69,10 @@ func (m *callMemo) redacted(c *findings.Call) *findings.Call {
 	if ok {
 		return r
 	}
-	r = m.red.Call(*c)
+	bare := *c
+	bare.Input = nil
+	r = m.red.Call(bare)
+	r.Input = m.input(c.Input)
 	m.mu.Lock()
 	if m.done == nil || len(m.done) >= callMemoSize {
 		m.done = make(map[*findings.Call]*findings.Call, callMemoSize)
@@ -70,6 +80,28 @@ func (m *callMemo) redacted(c *findings.Call) *findings.Call {
 	m.done[c] = r
 	m.mu.Unlock()
 	return r
+}
+
+// input is red.JSON(in), computed once per content.
+func (m *callMemo) input(in []byte) []byte {
+	if len(in) == 0 {
+		return m.red.JSON(in)
+	}
+	h := maphash.Bytes(m.seed, in)
+	m.mu.Lock()
+	e, ok := m.inputs[h]
+	m.mu.Unlock()
+	if ok && bytes.Equal(e.raw, in) {
+		return e.redacted
+	}
+	out := m.red.JSON(in)
+	m.mu.Lock()
+	if m.inputs == nil || len(m.inputs) >= callMemoSize {
+		m.inputs = make(map[uint64]redactedInput, callMemoSize)
+	}
+	m.inputs[h] = redactedInput{raw: in, redacted: out}
+	m.mu.Unlock()
+	return out
 }
 
 // finish turns the findings read — anchored, redacted, and repeats of one rule at one place
