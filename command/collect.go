@@ -20,7 +20,7 @@ func collectFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "include-unstructured", Value: true, Usage: "report hook decisions that carry no AGC response (rule hook/<name>)"},
 		&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
 		&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
-		&cli.IntFlag{Name: "jobs", Usage: "files read at once", DefaultText: "number of CPUs"},
+		&cli.IntFlag{Name: "jobs", Usage: "files, or chunks of one big hook log, read at once", DefaultText: "number of CPUs"},
 		&cli.GenericFlag{Name: "judgment", Value: &pathList{}, Usage: "a reviewing agent's output (`PATH`: file, folder or glob; repeatable), read fail-closed whatever its format: no final message ending in one agc block is a breach"},
 	}
 }
