@@ -57,4 +57,3 @@ func TestElements(t *testing.T) {
 		}
 	}
 }
-

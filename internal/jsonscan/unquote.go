@@ -2,8 +2,8 @@ package jsonscan
 
 import (
 	"bytes"
-	"strings"
 	"encoding/json"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
