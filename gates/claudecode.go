@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // HookAnswer is what the records tell of one hook invocation at a Claude Code tool boundary.
@@ -99,10 +101,7 @@ type hookSpecific struct {
 
 // rawString reads a JSON string; anything else (absent, null, another type) is "".
 func rawString(m json.RawMessage) string {
-	var s string
-	if len(m) == 0 || json.Unmarshal(m, &s) != nil {
-		return ""
-	}
+	s, _ := jsonscan.Unquote(m)
 	return s
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 	"github.com/agc-sarif/agc-sarif/internal/jsonschema"
 	"github.com/agc-sarif/agc-sarif/internal/jsonschema/kind"
 	"golang.org/x/text/language"
@@ -99,15 +100,14 @@ func parseJSON(data []byte) (any, *Breach) {
 	bad := func(off int, format string, args ...any) *Breach {
 		return &Breach{Check: CheckInvalidJSON, Line: lineAt(data, off), Message: fmt.Sprintf(format, args...)}
 	}
-	start := skipSpace(data, 0)
+	start := jsonscan.SkipSpace(data, 0)
 	if start == len(data) {
 		return nil, bad(0, "the response is empty: no JSON value")
 	}
 	if off, ok := depthWithin(data, MaxDepth); !ok {
 		return nil, bad(off, "the JSON nests arrays and objects deeper than %d levels", MaxDepth)
 	}
-	if !utf8.Valid(data) {
-		off := invalidUTF8(data)
+	if off := jsonscan.InvalidUTF8(data); off < len(data) {
 		return nil, bad(off, "the JSON is not valid UTF-8 (byte %d)", off+1)
 	}
 	d := json.NewDecoder(bytes.NewReader(data))
@@ -125,7 +125,7 @@ func parseJSON(data []byte) (any, *Breach) {
 			return nil, bad(start, "invalid JSON: %v", err)
 		}
 	}
-	if rest := skipSpace(data, int(d.InputOffset())); rest < len(data) {
+	if rest := jsonscan.SkipSpace(data, int(d.InputOffset())); rest < len(data) {
 		return nil, bad(rest, "invalid JSON: more text after the JSON value, at column %d", columnAt(data, rest))
 	}
 	return doc, nil
@@ -186,43 +186,17 @@ func tameNumber(n json.Number) json.Number {
 // depthWithin reports whether arrays and objects in data nest at most max deep, and if not, the
 // offset where they go deeper.
 func depthWithin(data []byte, max int) (int, bool) {
-	depth, inStr, esc := 0, false, false
-	for i, c := range data {
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
+	var n jsonscan.Nesting
+	for i := 0; i < len(data); {
+		k := n.Bracket(data[i:])
+		if k < 0 {
+			break
 		}
-		switch c {
-		case '"':
-			inStr = true
-		case '{', '[':
-			if depth++; depth > max {
-				return i, false
-			}
-		case '}', ']':
-			depth--
+		if i += k; n.Depth > max {
+			return i - 1, false
 		}
 	}
 	return 0, true
-}
-
-// invalidUTF8 returns the offset of the first byte of data that is not valid UTF-8.
-func invalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(data)
 }
 
 // columnAt returns the 1-based column (in bytes) of offset off in data.
@@ -406,7 +380,7 @@ func describe(e *validationError, data []byte) string {
 // numberAt returns the literal of the number at loc in data, shortened for a message.
 func numberAt(data []byte, loc []string) string {
 	off := offsetOf(data, loc)
-	end := skipValue(data, off)
+	end := jsonscan.ValueEnd(data, off)
 	if end <= off {
 		return "out of range"
 	}

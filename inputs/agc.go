@@ -12,6 +12,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
@@ -140,7 +141,7 @@ func (f *agcFile) record(rec record) {
 	case bytes.IndexByte(data, 0) >= 0:
 		f.problem(src, "binary data", "binary data (a NUL byte), not an AGC response; skipped")
 	case !utf8.Valid(data):
-		f.problem(src, "invalid UTF-8", fmt.Sprintf("not valid UTF-8 (byte %d of the record); skipped", invalidUTF8At(data)+1))
+		f.problem(src, "invalid UTF-8", fmt.Sprintf("not valid UTF-8 (byte %d of the record); skipped", jsonscan.InvalidUTF8(data)+1))
 	case data[0] == '[' && json.Valid(data):
 		f.array(src, data)
 	case data[0] == '{' || data[0] == '[':
@@ -185,25 +186,19 @@ func (f *agcFile) quoted(src findings.Source, data []byte) bool {
 	return false
 }
 
-// array reads a JSON array of responses; each element counts as one record at its own line.
+// array reads a JSON array of responses, which json.Valid accepted; each element counts as one
+// record at its own line.
 func (f *agcFile) array(src findings.Source, data []byte) {
-	d := json.NewDecoder(bytes.NewReader(data))
-	if _, err := d.Token(); err != nil { // json.Valid said yes; cannot happen
-		f.problem(src, "invalid JSON", fmt.Sprintf("could not read the JSON array: %v", err))
-		return
-	}
-	n := 0
-	for ; d.More(); n++ {
-		off := skipJSONSpace(data, int(d.InputOffset()))
-		var e json.RawMessage
-		if err := d.Decode(&e); err != nil {
-			f.problem(src, "invalid JSON", fmt.Sprintf("could not read element %d of the JSON array: %v", n, err))
-			return
-		}
-		esrc := findings.Source{File: src.File, Line: src.Line + bytes.Count(data[:off], []byte{'\n'})}
-		r, bs := gates.Decode(e)
+	n, line, pos := 0, src.Line, 0
+	jsonscan.ElementsAt(data, 0, func(at, end int) bool {
+		line += bytes.Count(data[pos:at], []byte{'\n'})
+		pos = at
+		esrc := findings.Source{File: src.File, Line: line}
+		r, bs := gates.Decode(data[at:end])
 		f.add(esrc, r, bs)
-	}
+		n++
+		return true
+	})
 	if n == 0 {
 		f.set.Skip("empty array")
 	}
@@ -263,7 +258,7 @@ func (f *agcFile) finish() {
 // what it is.
 func hasAGCKey(data []byte) bool {
 	found := false
-	whole := objectMembers(data, func(k, _ []byte) bool {
+	whole := jsonscan.Members(data, func(k, _ []byte) bool {
 		switch string(k) {
 		case "agc", "gate", "verdict", "findings":
 			found = true
@@ -283,26 +278,6 @@ func sortedKeys(m map[string]int) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// skipJSONSpace skips whitespace and one separating comma from off.
-func skipJSONSpace(data []byte, off int) int {
-	for off < len(data) && (data[off] == ' ' || data[off] == '\t' || data[off] == '\r' || data[off] == '\n' || data[off] == ',') {
-		off++
-	}
-	return off
-}
-
-// invalidUTF8At returns the offset of the first byte that is not valid UTF-8.
-func invalidUTF8At(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return len(data)
 }
 
 // preview shows the start of an unreadable record, redacted (through red, when set), then cut

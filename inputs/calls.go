@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // The tool-call timeline: readers of Claude Code records report every tool call, its result,
@@ -43,7 +44,7 @@ type CallEvent struct {
 func (s *hookState) useCalls(message []byte, line int) int {
 	msgID := ""
 	if s.opts.Calls != nil {
-		msgID = rawStr(members(message, "id")[0])
+		msgID = rawStr(jsonscan.Lookup(message, "id")[0])
 	}
 	return toolUses(message, func(id, name string, input []byte) {
 		s.calls.add(id, name, input)
@@ -73,8 +74,8 @@ func (s *hookState) noteDenials(d []byte, line int) {
 	if s.opts.Calls == nil {
 		return
 	}
-	arrayElements(members(d, "permission_denials")[0], func(el []byte) bool {
-		m := members(el, "tool_name", "tool_use_id", "tool_input")
+	jsonscan.Elements(jsonscan.Lookup(d, "permission_denials")[0], func(el []byte) bool {
+		m := jsonscan.Lookup(el, "tool_name", "tool_use_id", "tool_input")
 		s.opts.Calls(CallEvent{Kind: CallDenied, Source: s.src(line), Time: s.time, Session: s.session,
 			ID: rawStr(m[1]), Tool: rawStr(m[0]), Input: keepInput(m[2])})
 		return true

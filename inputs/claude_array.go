@@ -2,9 +2,12 @@ package inputs
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // scanArray splits one JSON array — the claude-code-action execution file, `JSON.stringify(messages,
@@ -16,141 +19,201 @@ func scanArray(ctx context.Context, r io.Reader, max int, fn func(record) error)
 	if max <= 0 {
 		max = DefaultMaxRecord
 	}
-	br := bufReader(r)
-	var (
-		line    = 1
-		opened  bool // the array's '[' was read
-		closed  bool // its ']' was read
-		start   int  // line where the current element starts; 0 between elements
-		buf     []byte
-		over    bool
-		depth   int
-		inStr   bool
-		esc     bool
-		scalar  bool // the current element is not an object or array
-		readErr error
-	)
-	emit := func() error {
-		rec := record{Line: start, Data: buf}
-		if over {
-			rec = record{Line: start, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", max)}
-		}
-		start, buf, over, depth, inStr, esc, scalar = 0, buf[:0], false, 0, false, false, false
-		return fn(rec)
-	}
-	for n := 0; !closed; n++ {
+	a := &arrayScan{br: bufReader(r), max: max, fn: fn, line: 1}
+	for n := 0; !a.closed; n++ {
 		if n&63 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		chunk, err := br.ReadSlice('\n')
+		chunk, err := a.br.ReadSlice('\n')
+		var readErr error
 		if err != nil && err != bufio.ErrBufferFull && err != io.EOF {
 			readErr = err
 		}
-		seg := 0 // where the current element's bytes begin in chunk
-		keep := func(end int) {
-			if over || end <= seg {
-				return
+		if e := a.chunk(chunk); e != nil || a.notArray {
+			if e != nil {
+				return e
 			}
-			if len(buf)+end-seg > max {
-				over, buf = true, nil
-				return
-			}
-			buf = append(buf, chunk[seg:end]...)
-		}
-		for i := 0; i < len(chunk) && !closed; i++ {
-			c := chunk[i]
-			if !opened {
-				switch c {
-				case ' ', '\t', '\r', '\n':
-				case '[':
-					opened = true
-				default:
-					if e := fn(record{Line: line, Data: []byte{}, Problem: "not a JSON array of messages"}); e != nil {
-						return e
-					}
-					_, err := io.Copy(io.Discard, br)
-					return err
-				}
-			} else if start == 0 {
-				switch c {
-				case ' ', '\t', '\r', '\n', ',':
-				case ']':
-					closed = true
-				default:
-					start, seg = line, i
-					scalar = c != '{' && c != '['
-					inStr = c == '"'
-					if c == '{' || c == '[' {
-						depth = 1
-					}
-				}
-			} else if inStr {
-				switch {
-				case esc:
-					esc = false
-				case c == '\\':
-					esc = true
-				case c == '"':
-					inStr = false
-					if scalar {
-						keep(i + 1)
-						if e := emit(); e != nil {
-							return e
-						}
-					}
-				}
-			} else if scalar {
-				if c == ',' || c == ']' || c == ' ' || c == '\n' || c == '\t' || c == '\r' {
-					keep(i)
-					if e := emit(); e != nil {
-						return e
-					}
-					closed = c == ']'
-				}
-			} else {
-				switch c {
-				case '"':
-					inStr = true
-				case '{', '[':
-					depth++
-				case '}', ']':
-					depth--
-					if depth == 0 {
-						keep(i + 1)
-						if e := emit(); e != nil {
-							return e
-						}
-					}
-				}
-			}
-			if c == '\n' {
-				line++
-			}
-		}
-		if start != 0 {
-			keep(len(chunk))
+			_, err := io.Copy(io.Discard, a.br)
+			return err
 		}
 		if readErr != nil {
-			return fmt.Errorf("line %d: %w", line, readErr)
+			return fmt.Errorf("line %d: %w", a.line, readErr)
 		}
 		if err == io.EOF {
 			break
 		}
 	}
-	if start != 0 {
-		if over {
-			return emit()
+	return a.finish()
+}
+
+// arrayScan is the state of scanArray between chunks of its input.
+type arrayScan struct {
+	br       *bufio.Reader
+	max      int
+	fn       func(record) error
+	line     int  // line of chunk[pos]
+	pos      int  // how far line has counted into the current chunk
+	seg      int  // where the current element's bytes begin in the current chunk
+	opened   bool // the array's '[' was read
+	closed   bool // its ']' was read
+	notArray bool // the input does not start with '['
+	start    int  // line where the current element starts; 0 between elements
+	buf      []byte
+	over     bool             // the current element passed max; its bytes are not kept
+	str      bool             // the current element is a string
+	scalar   bool             // the current element is not an object or array
+	escaped  bool             // inside the string element, after an escaping backslash
+	nest     jsonscan.Nesting // inside an object or array element
+}
+
+// chunk reads the next piece of input, up to a line's end or the buffer's size.
+func (a *arrayScan) chunk(c []byte) error {
+	a.pos, a.seg = 0, 0
+	i := 0
+	for i < len(c) && !a.closed && !a.notArray {
+		var err error
+		switch {
+		case !a.opened:
+			i, err = a.open(c, i)
+		case a.start == 0:
+			i = a.between(c, i)
+		default:
+			i, err = a.element(c, i)
 		}
-		if buf == nil {
-			buf = []byte{}
+		if err != nil {
+			return err
 		}
-		rec := record{Line: start, Data: buf, Problem: "the JSON value starting here is cut short (it never closes)"}
-		return fn(rec)
 	}
-	if closed {
-		_, err := io.Copy(io.Discard, br)
+	if a.start != 0 {
+		a.keep(c, len(c))
+	}
+	a.lineAt(c, i)
+	return nil
+}
+
+// lineAt returns the line of c[i], counting from where it counted last in c.
+func (a *arrayScan) lineAt(c []byte, i int) int {
+	a.line += bytes.Count(c[a.pos:i], []byte{'\n'})
+	a.pos = i
+	return a.line
+}
+
+// open reads the white space before the array's '[' and the bracket.
+func (a *arrayScan) open(c []byte, i int) (int, error) {
+	i = jsonscan.SkipSpace(c, i)
+	switch {
+	case i == len(c):
+		return i, nil
+	case c[i] != '[':
+		a.notArray = true
+		return i, a.fn(record{Line: a.lineAt(c, i), Data: []byte{}, Problem: "not a JSON array of messages"})
+	}
+	a.opened = true
+	return i + 1, nil
+}
+
+// between reads what stands between elements up to the next element's first byte or the
+// array's end.
+func (a *arrayScan) between(c []byte, i int) int {
+	for ; i < len(c); i++ {
+		switch c[i] {
+		case ' ', '\t', '\r', '\n', ',':
+		case ']':
+			a.closed = true
+			return i + 1
+		default:
+			a.start, a.seg = a.lineAt(c, i), i
+			a.scalar = c[i] != '{' && c[i] != '['
+			a.str, a.escaped = c[i] == '"', false
+			a.nest = jsonscan.Nesting{}
+			if !a.scalar {
+				a.nest.Depth = 1
+			}
+			return i + 1
+		}
+	}
+	return i
+}
+
+// element reads the current element from c[i] to its end, or all of c when it goes on.
+func (a *arrayScan) element(c []byte, i int) (int, error) {
+	var end int
+	switch {
+	case a.str:
+		q, esc := jsonscan.CloseQuote(c[i:], a.escaped)
+		if q < 0 {
+			a.escaped = esc
+			return len(c), nil
+		}
+		end = i + q + 1
+	case a.scalar:
+		j := scalarStop(c, i)
+		if j < 0 {
+			return len(c), nil
+		}
+		a.keep(c, j)
+		err := a.emit()
+		a.closed = c[j] == ']'
+		return j + 1, err
+	default:
+		e := a.nest.End(c[i:])
+		if e < 0 {
+			return len(c), nil
+		}
+		end = i + e
+	}
+	a.keep(c, end)
+	return end, a.emit()
+}
+
+// scalarStop returns the index of the first byte from c[i] on that ends a scalar element, or -1.
+func scalarStop(c []byte, i int) int {
+	for ; i < len(c); i++ {
+		switch c[i] {
+		case ',', ']', ' ', '\n', '\t', '\r':
+			return i
+		}
+	}
+	return -1
+}
+
+// keep adds the current element's bytes of c up to end, unless that makes it longer than max.
+func (a *arrayScan) keep(c []byte, end int) {
+	if a.over || end <= a.seg {
+		return
+	}
+	if len(a.buf)+end-a.seg > a.max {
+		a.over, a.buf = true, nil
+		return
+	}
+	a.buf = append(a.buf, c[a.seg:end]...)
+}
+
+// emit hands over the current element and starts looking for the next.
+func (a *arrayScan) emit() error {
+	rec := record{Line: a.start, Data: a.buf}
+	if a.over {
+		rec = record{Line: a.start, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", a.max)}
+	}
+	a.start, a.buf, a.over = 0, a.buf[:0], false
+	return a.fn(rec)
+}
+
+// finish reports an element the input cut short, and reads past the array's end.
+func (a *arrayScan) finish() error {
+	if a.start != 0 {
+		if a.over {
+			return a.emit()
+		}
+		if a.buf == nil {
+			a.buf = []byte{}
+		}
+		return a.fn(record{Line: a.start, Data: a.buf, Problem: cutNeverCloses})
+	}
+	if a.closed {
+		_, err := io.Copy(io.Discard, a.br)
 		return err
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // Tool calls of a Claude Code session, kept so that hook records (which name only the call's id)
@@ -41,7 +43,7 @@ func (t *callTable) add(id, name string, input []byte) {
 		return
 	}
 	c := &toolCall{ID: id, Name: name}
-	in := members(input, "command", "file_path", "notebook_path")
+	in := jsonscan.Lookup(input, "command", "file_path", "notebook_path")
 	c.Command = rawStr(in[0])
 	c.FilePath = rawStr(in[1])
 	if c.FilePath == "" {
@@ -102,9 +104,9 @@ func (c *toolCall) mark(event string) {
 // toolUses calls fn for each tool_use block of an assistant message's content.
 func toolUses(message []byte, fn func(id, name string, input []byte)) int {
 	n := 0
-	content := members(message, "content")[0]
-	arrayElements(content, func(el []byte) bool {
-		m := members(el, "type", "id", "name", "input")
+	content := jsonscan.Lookup(message, "content")[0]
+	jsonscan.Elements(content, func(el []byte) bool {
+		m := jsonscan.Lookup(el, "type", "id", "name", "input")
 		if rawStr(m[0]) == "tool_use" {
 			fn(rawStr(m[1]), rawStr(m[2]), m[3])
 			n++
@@ -125,9 +127,9 @@ type toolResult struct {
 // are not errors is never decoded (it may be megabytes of tool output).
 func toolResults(message []byte) []toolResult {
 	var out []toolResult
-	content := members(message, "content")[0]
-	arrayElements(content, func(el []byte) bool {
-		m := members(el, "type", "tool_use_id", "is_error", "content")
+	content := jsonscan.Lookup(message, "content")[0]
+	jsonscan.Elements(content, func(el []byte) bool {
+		m := jsonscan.Lookup(el, "type", "tool_use_id", "is_error", "content")
 		if rawStr(m[0]) != "tool_result" {
 			return true
 		}
@@ -147,8 +149,8 @@ func resultText(v []byte) string {
 		return rawStr(v)
 	}
 	var b strings.Builder
-	arrayElements(v, func(el []byte) bool {
-		m := members(el, "type", "text")
+	jsonscan.Elements(v, func(el []byte) bool {
+		m := jsonscan.Lookup(el, "type", "text")
 		if rawStr(m[0]) == "text" {
 			if b.Len() > 0 {
 				b.WriteByte('\n')

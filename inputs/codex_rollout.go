@@ -8,6 +8,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // CodexRollout is the format of an OpenAI Codex CLI session rollout.
@@ -33,11 +34,11 @@ const (
 // sniffCodexRollout recognises a rollout by its first record: a session_meta whose payload
 // names a Codex originator or CLI version.
 func sniffCodexRollout(head []byte) bool {
-	m := members(firstValue(head), "type", "payload")
+	m := jsonscan.Lookup(firstValue(head), "type", "payload")
 	if rawStr(m[0]) != "session_meta" {
 		return false
 	}
-	p := members(m[1], "originator", "cli_version")
+	p := jsonscan.Lookup(m[1], "originator", "cli_version")
 	return strings.HasPrefix(rawStr(p[0]), "codex") || p[1] != nil
 }
 

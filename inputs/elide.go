@@ -3,6 +3,8 @@ package inputs
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // Lines longer than a window are not held whole by the Claude Code and hook-log readers: what
@@ -26,7 +28,7 @@ type skeleton struct {
 	inStr    bool
 	strStart int  // index in out of the current string's first content byte
 	n        int  // content bytes of the current string seen so far
-	bs       int  // backslashes ending the content seen so far (a run that may continue)
+	escaped  bool // the content seen so far ends in a backslash that escapes the next byte
 	cutting  bool // the current string passed elideKeep: its bytes are dropped up to its end
 	cuts     int  // strings cut in this line
 	keepByte int  // elideKeep; a field so that tests can make it small
@@ -51,24 +53,16 @@ func (s *skeleton) write(b []byte) {
 			}
 			s.out = append(s.out, b[:q+1]...)
 			b = b[q+1:]
-			s.inStr, s.strStart, s.n, s.bs, s.cutting = true, len(s.out), 0, 0, false
+			s.inStr, s.strStart, s.n, s.escaped, s.cutting = true, len(s.out), 0, false, false
 			continue
 		}
-		end := closingQuote(b, s.bs)
-		content := b
-		if end >= 0 {
-			content = b[:end]
-		}
-		s.content(content)
+		end, escaped := jsonscan.CloseQuote(b, s.escaped)
 		if end < 0 {
-			r := trailingBackslashes(content)
-			if r == len(content) {
-				s.bs += r
-			} else {
-				s.bs = r
-			}
+			s.content(b)
+			s.escaped = escaped
 			return
 		}
+		s.content(b[:end])
 		s.out = append(s.out, '"')
 		s.inStr = false
 		b = b[end+1:]
@@ -91,27 +85,6 @@ func (s *skeleton) content(c []byte) {
 	s.cutting = true
 	s.cuts++
 	s.out = s.out[:s.strStart+safeCut(s.out[s.strStart:])]
-}
-
-// closingQuote returns the index of the first unescaped '"' in b, given the run of backslashes
-// that ended the bytes before b, or -1.
-func closingQuote(b []byte, carried int) int {
-	from := 0
-	for {
-		q := bytes.IndexByte(b[from:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += from
-		k := trailingBackslashes(b[:q])
-		if k == q {
-			k += carried
-		}
-		if k%2 == 0 {
-			return q
-		}
-		from = q + 1
-	}
 }
 
 // trailingBackslashes counts the backslashes that end b.

@@ -14,6 +14,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hooklog"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, DESIGN §5):
@@ -44,42 +45,11 @@ func sniffHookLog(head []byte) bool {
 // is listed. Values are skipped, not decoded.
 func topKeys(b []byte) (map[string]bool, bool) {
 	keys := map[string]bool{}
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return keys, false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return keys, true
-	}
-	for i < len(b) && b[i] == '"' {
-		end := stringEnd(b, i)
-		if end < 0 {
-			return keys, false
-		}
-		keys[rawStr(b[i:end])] = true
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return keys, false
-		}
-		vend := valueEnd(b, skipSpace(b, i+1))
-		if vend < 0 {
-			return keys, false
-		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return keys, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return keys, true
-		default:
-			return keys, false
-		}
-	}
-	return keys, false
+	whole := jsonscan.MembersAt(b, 0, func(key []byte, _, _ int) bool {
+		keys[rawStr(key)] = true
+		return true
+	})
+	return keys, whole
 }
 
 // hookLogRecord is one hook-log record as read: the writer's own type, read field by field
@@ -98,7 +68,7 @@ type hookLogRecord struct {
 func decodeHookLog(data []byte) (hookLogRecord, error) {
 	var r hookLogRecord
 	var err error
-	whole := objectMembers(data, func(k, v []byte) bool {
+	whole := jsonscan.Members(data, func(k, v []byte) bool {
 		f, ok := hooklog.Lookup(k)
 		if !ok || string(v) == "null" {
 			return true
@@ -199,7 +169,7 @@ func (r *hookLogRecord) cut(f hooklog.Field) **hooklog.Cut {
 // argv is a recorded command as an argv array of strings; nil when it is anything else.
 func argv(raw []byte) []string {
 	words, all := []string{}, true
-	walked := arrayElements(raw, func(el []byte) bool {
+	walked := jsonscan.Elements(raw, func(el []byte) bool {
 		all = len(el) > 0 && el[0] == '"'
 		if all {
 			words = append(words, rawStr(el))
@@ -374,7 +344,7 @@ func readHookInput(raw []byte, b gates.Binding) hookInput {
 	if c, ok := b.HookInput(raw); ok {
 		hi.event, hi.tool, hi.id, hi.session, hi.cwd, in = c.Event, c.Tool, c.ToolUseID, c.SessionID, c.Cwd, c.Input
 	} else {
-		m := members(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
+		m := jsonscan.Lookup(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
 		hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
 		in = m[2]
 	}
@@ -389,7 +359,7 @@ func readHookInput(raw []byte, b gates.Binding) hookInput {
 	// and let the binding read them as it would have read the whole input.
 	names := b.CallFields()
 	kept := map[string]json.RawMessage{}
-	for i, v := range members(in, names...) {
+	for i, v := range jsonscan.Lookup(in, names...) {
 		if len(v) > 0 {
 			kept[names[i]] = json.RawMessage(v)
 		}
@@ -427,7 +397,7 @@ func commandLine(raw json.RawMessage, red func(string) string) string {
 	}
 	var words []string
 	all := true
-	walked := arrayElements(raw, func(el []byte) bool {
+	walked := jsonscan.Elements(raw, func(el []byte) bool {
 		w := rawStr(el)
 		if len(el) == 0 || el[0] != '"' || w == "" && len(el) > 2 {
 			all = false // not a plain string: leave it to encoding/json

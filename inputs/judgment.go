@@ -13,6 +13,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // judgmentReader reads a judging agent's final message (Markdown or text) under the judgment
@@ -55,7 +56,7 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(data) {
-		i := invalidUTF8At(data)
+		i := jsonscan.InvalidUTF8(data)
 		set.Problems = append(set.Problems, findings.Problem{
 			Source:  findings.Source{File: in.Name, Line: bytes.Count(data[:i], []byte{'\n'}) + 1},
 			Message: "not valid UTF-8; the bad bytes were read as U+FFFD"})

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // record is one JSON value read from a JSON-lines stream: a line, or several lines of one
@@ -187,18 +189,18 @@ const (
 
 // scanner is the state of scanFrom between lines: the lines of a value still open. An open value
 // is never inside a string between lines (a line ending inside one ends the value), so its
-// bracket depth is all the state balance needs.
+// bracket depth is all the state nest carries over.
 type scanner struct {
 	lr        *lineReader
 	fn        func(record) error
 	acc       []byte // lines of a value still open; nil when none
 	accLine   int
 	accElided bool
-	depth     int
+	nest      jsonscan.Nesting
 }
 
 // reset forgets the open value.
-func (sc *scanner) reset() { sc.acc, sc.depth = nil, 0 }
+func (sc *scanner) reset() { sc.acc, sc.nest = nil, jsonscan.Nesting{} }
 
 // flushCut reports the open value, if any, as cut short.
 func (sc *scanner) flushCut() error {
@@ -230,14 +232,13 @@ func (sc *scanner) line(line []byte, num int) error {
 	sc.acc = append(sc.acc, '\n')
 	sc.acc = append(sc.acc, line...)
 	sc.accElided = sc.accElided || sc.lr.elided
-	depth, inStr, _ := balance(line, sc.depth, false, false)
-	sc.depth = depth
+	sc.nest.Scan(line)
 	switch {
-	case inStr:
+	case sc.nest.InString:
 		rec := record{Line: sc.accLine, Data: sc.acc, Problem: fmt.Sprintf(cutInString, num)}
 		sc.reset()
 		return sc.fn(rec)
-	case sc.depth <= 0:
+	case sc.nest.Depth <= 0:
 		rec := record{Line: sc.accLine, Data: bytes.TrimSpace(sc.acc), Elided: sc.accElided}
 		sc.reset()
 		return sc.fn(rec)
@@ -258,15 +259,16 @@ func (sc *scanner) start(line []byte, num int) error {
 	if closesOnLine(trimmed) || (trimmed[0] != '{' && trimmed[0] != '[') {
 		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
 	}
-	d, s, _ := balance(trimmed, 0, false, false)
+	var n jsonscan.Nesting
+	n.Scan(trimmed)
 	switch {
-	case s:
+	case n.InString:
 		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided, Problem: fmt.Sprintf(cutInString, num)})
-	case d <= 0:
+	case n.Depth <= 0:
 		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
 	}
 	sc.acc = append(make([]byte, 0, len(line)*2), line...)
-	sc.accLine, sc.depth, sc.accElided = num, d, sc.lr.elided
+	sc.accLine, sc.nest, sc.accElided = num, n, sc.lr.elided
 	return nil
 }
 
@@ -289,38 +291,4 @@ func grow(b []byte, n int) []byte {
 	nb := make([]byte, len(b), c)
 	copy(nb, b)
 	return nb
-}
-
-// balance continues a bracket count over b from the given state: depth of {[ minus ]}, whether
-// inside a string, and whether the previous byte was a backslash inside a string.
-func balance(b []byte, depth int, inStr, esc bool) (int, bool, bool) {
-	for i := 0; i < len(b); i++ {
-		if inStr {
-			if esc {
-				esc = false
-				continue
-			}
-			// Jump to the next quote or backslash: strings hold most of the bytes.
-			j := bytes.IndexAny(b[i:], "\\\"")
-			if j < 0 {
-				return depth, true, false
-			}
-			i += j
-			if b[i] == '\\' {
-				esc = true
-			} else {
-				inStr = false
-			}
-			continue
-		}
-		switch b[i] {
-		case '"':
-			inStr = true
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		}
-	}
-	return depth, inStr, esc
 }

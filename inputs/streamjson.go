@@ -8,6 +8,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // streamJSONReader reads `claude -p --output-format stream-json --verbose` output (one message per
@@ -23,14 +24,14 @@ type streamJSONReader struct {
 func sniffStreamJSON(head []byte) bool {
 	v := firstValue(head)
 	if len(v) > 0 && v[0] == '[' {
-		i := skipSpace(v, 1)
-		if e := valueEnd(v, i); e > 0 {
+		i := jsonscan.SkipSpace(v, 1)
+		if e := jsonscan.ValueEnd(v, i); e > 0 {
 			v = v[i:e]
 		} else {
 			v = v[i:]
 		}
 	}
-	m := members(v, "type", "subtype", "sessionId", "parentUuid")
+	m := jsonscan.Lookup(v, "type", "subtype", "sessionId", "parentUuid")
 	return rawStr(m[0]) == "system" && rawStr(m[1]) != "" && m[2] == nil && m[3] == nil
 }
 
@@ -40,7 +41,7 @@ func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set 
 	br := bufReader(in.R)
 	scan := scanWindowed
 	if head, _ := br.Peek(SniffSize); len(head) > 0 {
-		if i := skipSpace(head, 0); i < len(head) && head[i] == '[' {
+		if i := jsonscan.SkipSpace(head, 0); i < len(head) && head[i] == '[' {
 			scan = scanArray
 		}
 	}
@@ -72,7 +73,7 @@ func (s *hookState) streamRecord(rec record) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
 		return
 	}
-	m := members(d, "type", "subtype", "session_id", "timestamp", "message")
+	m := jsonscan.Lookup(d, "type", "subtype", "session_id", "timestamp", "message")
 	typ, sub := rawStr(m[0]), rawStr(m[1])
 	if sid := rawStr(m[2]); sid != "" {
 		s.session = sid
@@ -82,7 +83,7 @@ func (s *hookState) streamRecord(rec record) {
 	}
 	switch {
 	case typ == "system" && sub == "init":
-		if cwd := rawStr(members(d, "cwd")[0]); cwd != "" {
+		if cwd := rawStr(jsonscan.Lookup(d, "cwd")[0]); cwd != "" {
 			s.cwd = cwd
 		}
 		s.set.Skip(skipNotHook)
@@ -142,7 +143,7 @@ func (s *hookState) hookCall(hookID, event, tool string) string {
 // the hook goes to the oldest pending call of its tool that has no hook of this event yet.
 // Consecutive starts of the same hook name (several hooks on one event) share one call.
 func (s *hookState) hookStarted(d []byte) {
-	m := members(d, "hook_id", "hook_name", "hook_event")
+	m := jsonscan.Lookup(d, "hook_id", "hook_name", "hook_event")
 	hookID, name := rawStr(m[0]), rawStr(m[1])
 	event, tool := splitHookName(name, rawStr(m[2]))
 	if hookID == "" {
@@ -166,7 +167,7 @@ func (s *hookState) hookStarted(d []byte) {
 
 // hookResponse turns a system/hook_response message into a hook answer in its call's group.
 func (s *hookState) hookResponse(d []byte, line int) {
-	m := members(d, "hook_id", "hook_name", "hook_event", "stdout", "stderr", "exit_code", "outcome", "output")
+	m := jsonscan.Lookup(d, "hook_id", "hook_name", "hook_event", "stdout", "stderr", "exit_code", "outcome", "output")
 	name := rawStr(m[1])
 	event, tool := splitHookName(name, rawStr(m[2]))
 	id := s.hookCall(rawStr(m[0]), event, tool)
@@ -204,7 +205,7 @@ func (s *hookState) hookResponse(d []byte, line int) {
 func (s *hookState) result(d []byte, line int) {
 	s.finals++
 	s.noteDenials(d, line)
-	m := members(d, "result", "session_id")
+	m := jsonscan.Lookup(d, "result", "session_id")
 	text := rawStr(m[0])
 	if !s.judgment && !holdsAGCBlock(text) {
 		s.set.Skip(skipNoAGCBlock)

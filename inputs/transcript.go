@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // transcriptReader reads a Claude Code session transcript, ~/.claude/projects/<project>/<session>.jsonl:
@@ -32,14 +33,14 @@ var (
 // with the camelCase envelope keys ("sessionId", "parentUuid"; "leafUuid" of a summary) that
 // stream-json does not use.
 func sniffTranscript(head []byte) bool {
-	i := skipSpace(head, 0)
+	i := jsonscan.SkipSpace(head, 0)
 	for n := 0; n < 16 && i < len(head); n++ {
-		e := valueEnd(head, i)
+		e := jsonscan.ValueEnd(head, i)
 		v := head[i:]
 		if e > 0 {
 			v = head[i:e]
 		}
-		m := members(v, "type", "sessionId", "parentUuid", "leafUuid")
+		m := jsonscan.Lookup(v, "type", "sessionId", "parentUuid", "leafUuid")
 		if rawStr(m[0]) == "" {
 			return false
 		}
@@ -49,15 +50,15 @@ func sniffTranscript(head []byte) bool {
 		if e < 0 {
 			return false
 		}
-		i = skipSpace(head, e)
+		i = jsonscan.SkipSpace(head, e)
 	}
 	return false
 }
 
 // firstValue returns the first JSON value of head, or what there is of it when head cuts it.
 func firstValue(head []byte) []byte {
-	i := skipSpace(head, 0)
-	if e := valueEnd(head, i); e > 0 {
+	i := jsonscan.SkipSpace(head, 0)
+	if e := jsonscan.ValueEnd(head, i); e > 0 {
 		return head[i:e]
 	}
 	return head[i:]
@@ -108,7 +109,7 @@ func (f *finalMessage) see(rec record) {
 	if len(d) == 0 || d[0] != '{' || !bytes.Contains(d, markAssistant) {
 		return
 	}
-	m := members(d, "type", "isSidechain", "message", "sessionId", "timestamp")
+	m := jsonscan.Lookup(d, "type", "isSidechain", "message", "sessionId", "timestamp")
 	if rawStr(m[0]) != "assistant" || rawBool(m[1]) {
 		return
 	}
@@ -201,7 +202,7 @@ func (s *hookState) transcriptRecord(rec record) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
 		return
 	}
-	m := members(d, "type", "attachment", "message", "sessionId", "session_id", "cwd", "timestamp")
+	m := jsonscan.Lookup(d, "type", "attachment", "message", "sessionId", "session_id", "cwd", "timestamp")
 	typ := rawStr(m[0])
 	if sid := rawStr(m[3]); sid != "" {
 		s.session = sid
@@ -257,7 +258,7 @@ func (s *hookState) closeLoose() {
 
 // hookAttachment adds a hook_* attachment to its group; false when it is not one.
 func (s *hookState) hookAttachment(att []byte, line int) bool {
-	a := members(att, "type", "hookName", "toolUseID", "hookEvent", "content", "stdout", "stderr",
+	a := jsonscan.Lookup(att, "type", "hookName", "toolUseID", "hookEvent", "content", "stdout", "stderr",
 		"exitCode", "command", "blockingError", "timedOut")
 	typ := rawStr(a[0])
 	if !strings.HasPrefix(typ, "hook_") {
@@ -300,7 +301,7 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 		}
 	case "hook_blocking_error":
 		p := part()
-		be := members(a[9], "blockingError", "command")
+		be := jsonscan.Lookup(a[9], "blockingError", "command")
 		p.a.Blocked, p.a.BlockReason = true, rawStr(be[0])
 		if p.a.Hook == "" {
 			p.a.Hook = rawStr(be[1])
@@ -327,7 +328,7 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 		if len(a[4]) > 0 && a[4][0] == '"' {
 			g.contexts = append(g.contexts, rawStr(a[4]))
 		}
-		arrayElements(a[4], func(el []byte) bool {
+		jsonscan.Elements(a[4], func(el []byte) bool {
 			if c := rawStr(el); c != "" {
 				g.contexts = append(g.contexts, c)
 			}

@@ -21,6 +21,7 @@ if ((${#targets[@]} == 0)); then
     ./inputs:FuzzScanRecords ./inputs:FuzzAGCReader ./inputs:FuzzHookLog ./inputs:FuzzTranscript
     ./inputs:FuzzStreamJSON ./gates:FuzzDecode ./gates:FuzzParseText ./gates:FuzzParseJudgment
     ./gates:FuzzCheckClaudeHook ./sarif:FuzzLineHashes ./difffilter:FuzzParse ./anchor:FuzzPath
+    ./internal/jsonscan:FuzzScan
   )
 fi
 status=0
