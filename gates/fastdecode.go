@@ -1,6 +1,10 @@
 package gates
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+)
 
 // This file reads an AGC response straight into a Response in one pass over its bytes, checking
 // as it goes everything the AGC 0.1 schema checks. It is the fast path of Decode: it only ever
@@ -35,7 +39,7 @@ var (
 // false when it cannot tell.
 func fastDecode(data []byte) (*Response, bool) {
 	r, end, ok := fastDecodePrefix(data)
-	if !ok || skipSpace(data, end) != len(data) {
+	if !ok || jsonscan.SkipSpace(data, end) != len(data) {
 		return nil, false
 	}
 	return r, true

@@ -113,7 +113,7 @@ func (f *finalMessage) see(rec record) {
 	if rawStr(m[0]) != "assistant" || rawBool(m[1]) {
 		return
 	}
-	msg := members(m[2], "id", "content")
+	msg := jsonscan.Lookup(m[2], "id", "content")
 	id := rawStr(msg[0])
 	if !f.seen || id == "" || id != f.id {
 		*f = finalMessage{seen: true, id: id, line: rec.Line, parts: f.parts[:0]}
