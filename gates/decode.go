@@ -2,11 +2,12 @@ package gates
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -276,33 +277,44 @@ func toInt(n json.Number) int {
 var printer = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // schemaBreaches turns a schema validation error into one breach per problem, with its pointer
-// and line, sorted by line.
+// and line. The validator checks an object's members in Go map order, so the order of its causes
+// is random: breaches are ordered by where their value stands in data, then by a key that owes
+// nothing to that order (see compareCauses), and only then deduplicated and cut, so that the same
+// response always gives the same list.
 func schemaBreaches(data []byte, err error) []Breach {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return []Breach{{Check: CheckSchema, Line: 1, Message: err.Error()}}
 	}
-	var out []Breach
-	var at [][]string // per breach, the tokens of the value whose line it names
-	seen := map[string]bool{}
-	more := 0 // problems past the ones kept
-	add := func(tokens []string, msg string, lineTokens []string) {
-		p := pointerString(tokens)
-		if seen[p+"\x00"+msg] {
-			return
-		}
-		if len(out) >= 4*maxSchemaBreaches {
-			more++
-			return
-		}
-		seen[p+"\x00"+msg] = true
-		text := p + ": " + msg
-		if p == "" {
-			text = "the response " + msg
-		}
-		out = append(out, Breach{Check: CheckSchema, Pointer: p, Message: text})
-		at = append(at, lineTokens)
+	cs := leafCauses(ve)
+	at := make([][]string, len(cs))
+	for i := range cs {
+		at[i] = cs[i].e.InstanceLocation
 	}
+	offs := valueOffsets(data, at)
+	for i := range cs {
+		cs[i].off = offs[i]
+		cs[i].text = causeText(&cs[i], data)
+	}
+	slices.SortFunc(cs, compareCauses)
+	return listBreaches(data, cs)
+}
+
+// cause is one problem the validator found, with what orders it.
+type cause struct {
+	e       *validationError
+	missing string // the member a required error misses, else ""
+	rank    int    // the member's place in the schema's required array
+	keyword string // schema location of the failing keyword
+	off     int    // byte offset in the response of the value e is about
+	ptr     string // pointer of the breach
+	text    string // message of the breach
+}
+
+// leafCauses returns the innermost errors of ve (as deep as 64 levels), a required error as one
+// cause per missing member, in the validator's (random) order.
+func leafCauses(ve *validationError) []cause {
+	var out []cause
 	var walk func(e *validationError, depth int)
 	walk = func(e *validationError, depth int) {
 		if len(e.Causes) > 0 && depth < 64 {
@@ -311,26 +323,77 @@ func schemaBreaches(data []byte, err error) []Breach {
 			}
 			return
 		}
-		loc := e.InstanceLocation
-		switch k := e.ErrorKind.(type) {
-		case *kind.Required:
-			for _, m := range k.Missing {
-				tokens := append(append([]string(nil), loc...), m)
-				add(tokens, fmt.Sprintf("required field %q is missing", m), loc)
+		kw := e.SchemaURL + "/" + strings.Join(e.ErrorKind.KeywordPath(), "/")
+		if k, ok := e.ErrorKind.(*kind.Required); ok {
+			for i, m := range k.Missing {
+				out = append(out, cause{e: e, missing: m, rank: i, keyword: kw})
 			}
-		default:
-			add(loc, describe(e, data), loc)
+			return
 		}
+		out = append(out, cause{e: e, keyword: kw})
 	}
 	walk(ve, 0)
-	for i, l := range linesOf(data, at) {
-		out[i].Line = l
+	return out
+}
+
+// causeText sets the breach pointer of c and returns its message.
+func causeText(c *cause, data []byte) string {
+	loc := c.e.InstanceLocation
+	if _, ok := c.e.ErrorKind.(*kind.Required); ok {
+		c.ptr = pointerString(append(append([]string(nil), loc...), c.missing))
+		return fmt.Sprintf("required field %q is missing", c.missing)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
-	if len(out) > maxSchemaBreaches {
-		more += len(out) - maxSchemaBreaches
-		out = append(out[:maxSchemaBreaches], Breach{Check: CheckSchema, Line: out[maxSchemaBreaches].Line,
+	c.ptr = pointerString(loc)
+	return describe(c.e, data, c.off)
+}
+
+// compareCauses orders causes by the offset of their value, then by the value's pointer (two
+// pointers meet at one offset only when one names no value), the keyword's schema location, the
+// place of a missing member in the schema's required array (a finding missing rule and message
+// lists rule first), and last the message.
+func compareCauses(a, b cause) int {
+	return cmp.Or(
+		cmp.Compare(a.off, b.off),
+		slices.Compare(a.e.InstanceLocation, b.e.InstanceLocation),
+		cmp.Compare(a.keyword, b.keyword),
+		cmp.Compare(a.rank, b.rank),
+		cmp.Compare(a.ptr, b.ptr),
+		cmp.Compare(a.text, b.text),
+	)
+}
+
+// listBreaches turns sorted causes into breaches: one per pointer and message, at most
+// maxSchemaBreaches, then one that counts the rest.
+func listBreaches(data []byte, cs []cause) []Breach {
+	var out []Breach
+	var offs []int
+	seen := map[string]bool{}
+	more := 0
+	for _, c := range cs {
+		if seen[c.ptr+"\x00"+c.text] {
+			continue
+		}
+		seen[c.ptr+"\x00"+c.text] = true
+		if len(out) >= maxSchemaBreaches {
+			more++
+			if more == 1 {
+				offs = append(offs, c.off)
+			}
+			continue
+		}
+		text := c.ptr + ": " + c.text
+		if c.ptr == "" {
+			text = "the response " + c.text
+		}
+		out = append(out, Breach{Check: CheckSchema, Pointer: c.ptr, Message: text})
+		offs = append(offs, c.off)
+	}
+	if more > 0 {
+		out = append(out, Breach{Check: CheckSchema,
 			Message: fmt.Sprintf("%d more schema errors in this response are not listed", more)})
+	}
+	for i, l := range linesAt(data, offs) {
+		out[i].Line = l
 	}
 	return out
 }
@@ -339,7 +402,8 @@ func schemaBreaches(data []byte, err error) []Breach {
 type validationError = jsonschema.ValidationError
 
 // describe says in words what is wrong with the value at e's location.
-func describe(e *validationError, data []byte) string {
+// off is the offset of that value in data.
+func describe(e *validationError, data []byte, off int) string {
 	loc := e.InstanceLocation
 	switch k := e.ErrorKind.(type) {
 	case *kind.Type:
@@ -370,16 +434,15 @@ func describe(e *validationError, data []byte) string {
 	case *kind.MinLength:
 		return "is empty"
 	case *kind.Minimum:
-		return fmt.Sprintf("is %s, want at least %s", numberAt(data, loc), k.Want.RatString())
+		return fmt.Sprintf("is %s, want at least %s", numberAt(data, off), k.Want.RatString())
 	case *kind.Maximum:
-		return fmt.Sprintf("is %s, want at most %s", numberAt(data, loc), k.Want.RatString())
+		return fmt.Sprintf("is %s, want at most %s", numberAt(data, off), k.Want.RatString())
 	}
 	return e.ErrorKind.LocalizedString(printer())
 }
 
-// numberAt returns the literal of the number at loc in data, shortened for a message.
-func numberAt(data []byte, loc []string) string {
-	off := offsetOf(data, loc)
+// numberAt returns the literal of the number at offset off in data, shortened for a message.
+func numberAt(data []byte, off int) string {
 	end := jsonscan.ValueEnd(data, off)
 	if end <= off {
 		return "out of range"

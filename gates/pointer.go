@@ -88,9 +88,10 @@ func childOffset(data []byte, off int, tok string) int {
 	return found
 }
 
-// linesOf returns, for each pointer, the line where its value starts in data, or the line of its
-// deepest enclosing value that exists (see lineOf). It reads data once, however many pointers.
-func linesOf(data []byte, pointers [][]string) []int {
+// valueOffsets returns, for each pointer, the offset where its value starts in data, or that of
+// its deepest enclosing value that exists (see lineOf; of duplicate members, the last). It reads
+// data once, however many pointers.
+func valueOffsets(data []byte, pointers [][]string) []int {
 	w := pointerWalk{data: data, want: map[string]bool{}, at: map[string]int{}}
 	for _, p := range pointers {
 		for i := 0; i <= len(p); i++ {
@@ -107,7 +108,7 @@ func linesOf(data []byte, pointers [][]string) []int {
 			}
 		}
 	}
-	return linesAt(data, offs)
+	return offs
 }
 
 // pointerWalk finds the offsets of the values at the wanted pointers, walking into no others.
