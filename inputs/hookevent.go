@@ -15,6 +15,9 @@ type hookEvent struct {
 	Call   findings.Call // runtime, event, tool, tool_use_id, session, hook, command, file path, cwd, input
 	Source findings.Source
 	Time   string
+	// Key names the event across files when its call has no tool_use_id (ordinalKeys); "" keys
+	// it by the call's tool_use_id.
+	Key string
 }
 
 // Skip reasons of hook events that yield no finding.
@@ -61,7 +64,11 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	a.Redact = opts.Redact
 	res := gates.BindingFor(call.Runtime).CheckHook(a)
 
-	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: eventKey(call)}
+	key := ev.Key
+	if key == "" {
+		key = eventKey(call)
+	}
+	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: key}
 	var out []findings.Finding
 	for _, r := range res.Responses {
 		for _, f := range findings.FromResponse(r, base) {

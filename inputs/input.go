@@ -82,6 +82,9 @@ func formats() []format {
 		{Transcript, sniffTranscript, transcriptReader{}},
 		{HookLog, sniffHookLog, hookLogReader{}},
 		{CodexRollout, sniffCodexRollout, codexRolloutReader{}},
+		{GeminiSession, sniffGeminiSession, geminiSessionReader{}},
+		{GeminiStream, sniffGeminiStream, geminiStreamReader{}},
+		{GeminiTelemetry, sniffGeminiTelemetry, geminiTelemetryReader{}},
 		{AGC, sniffAGC, agcReader{}},
 		{Judgment, sniffJudgment, judgmentReader{}},
 	}
