@@ -32,8 +32,8 @@ const maxOrdinalKeys = 1 << 16
 // call's number twice; call files count calls (who = ""). Calls with other arguments never share
 // a key, so a file that misses a call shifts only the numbers of later calls with the very same
 // arguments; those are merged wrongly only when both files report the same rule for them (README,
-// "Runtime bindings"). Arguments that cannot be read, and calls past the table's bound, get no
-// key: they are never merged.
+// "Runtime bindings"). Arguments that cannot be read or are over maxCallInput, and calls past the
+// table's bound, get no key: they are never merged.
 type ordinalKeys struct {
 	counts map[[32]byte]int
 	max    int
@@ -45,8 +45,8 @@ func newOrdinalKeys() *ordinalKeys {
 
 // next counts one more call (or hook run, for who != "") and returns its key, or "".
 func (k *ordinalKeys) next(c findings.Call, who string) string {
-	if c.ToolUseID != "" || !keysByOrder(c.Runtime) {
-		return ""
+	if c.ToolUseID != "" || len(c.Input) > maxCallInput || !keysByOrder(c.Runtime) {
+		return "" // an input too big to keep is not kept by the recorder's log either
 	}
 	args, ok := canonicalJSON(c.Input)
 	if !ok {
