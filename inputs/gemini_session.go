@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -76,14 +75,7 @@ type geminiSession struct {
 
 func (geminiSessionReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := &geminiSession{geminiCalls: newGeminiCalls(in.Name, opts, set), seen: map[string]bool{}}
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
-		s.record(rec)
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", in.Name, err)
-	}
-	return nil
+	return readRecords(ctx, in, opts, s.record)
 }
 
 // record reads one session line: every line is used or counted as a skip with its reason.

@@ -118,24 +118,32 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 }
 
 // count counts a record: used when it added a finding, else skipped with its reason.
-func (g *geminiCalls) count(ok bool, why string) {
+func (g *geminiCalls) count(ok bool, why string) { countRecord(g.set, ok, why) }
+
+// countRecord counts a record in set: used when it added a finding, else skipped with why.
+func countRecord(set *findings.Set, ok bool, why string) {
 	if ok {
-		g.set.Use()
+		set.Use()
 		return
 	}
-	g.set.Skip(why)
+	set.Skip(why)
 }
 
-func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	g := newGeminiCalls(in.Name, opts, set)
+// readRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
+// and names the file in an I/O error.
+func readRecords(ctx context.Context, in Input, opts Options, fn func(record)) error {
 	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
-		g.streamRecord(rec)
+		fn(rec)
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	return nil
+}
+
+func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	return readRecords(ctx, in, opts, newGeminiCalls(in.Name, opts, set).streamRecord)
 }
 
 // streamRecord reads one stream-json line: every line is used or counted as a skip.

@@ -63,45 +63,40 @@ type telemetryRecord struct {
 
 func (geminiTelemetryReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	keys := newOrdinalKeys()
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
-		src := findings.Source{File: in.Name, Line: rec.Line}
-		if rec.Problem != "" {
-			set.Problemf(src, "unreadable record", "%s", rec.Problem)
-			return nil
-		}
-		var r telemetryRecord
-		if err := json.Unmarshal(rec.Data, &r); err != nil {
-			set.Problemf(src, skipBadJSON, "not a telemetry record: %v", err)
-			return nil
-		}
-		switch r.Attributes.Event {
-		case "gemini_cli.hook_call":
-		case "gemini_cli.tool_call":
-			set.Skip(skipGeminiToolCall)
-			return nil
-		default:
-			set.Skip(skipGeminiOther)
-			return nil
-		}
-		ev, err := telemetryHookEvent(r, src, rec.Elided, opts.Redact)
-		if err != nil {
-			set.Problemf(src, "unreadable record", "%v", err)
-			return nil
-		}
-		ev.Key = keys.next(ev.Call, ev.Call.Hook)
-		noteHookCall(opts, ev)
-		ok, why := addHookEventReason(ev, opts, set)
-		if ok {
-			set.Use()
-		} else {
-			set.Skip(why)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", in.Name, err)
+	return readRecords(ctx, in, opts, func(rec record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
+}
+
+// telemetryRecordRead reads one telemetry record: a hook_call is a hook event, every other record
+// a counted skip.
+func telemetryRecordRead(rec record, name string, opts Options, set *findings.Set, keys *ordinalKeys) {
+	src := findings.Source{File: name, Line: rec.Line}
+	if rec.Problem != "" {
+		set.Problemf(src, "unreadable record", "%s", rec.Problem)
+		return
 	}
-	return nil
+	var r telemetryRecord
+	if err := json.Unmarshal(rec.Data, &r); err != nil {
+		set.Problemf(src, skipBadJSON, "not a telemetry record: %v", err)
+		return
+	}
+	switch r.Attributes.Event {
+	case "gemini_cli.hook_call":
+	case "gemini_cli.tool_call":
+		set.Skip(skipGeminiToolCall)
+		return
+	default:
+		set.Skip(skipGeminiOther)
+		return
+	}
+	ev, err := telemetryHookEvent(r, src, rec.Elided, opts.Redact)
+	if err != nil {
+		set.Problemf(src, "unreadable record", "%v", err)
+		return
+	}
+	ev.Key = keys.next(ev.Call, ev.Call.Hook)
+	noteHookCall(opts, ev)
+	ok, why := addHookEventReason(ev, opts, set)
+	countRecord(set, ok, why)
 }
 
 // telemetryHookEvent turns a hook_call record into the hook event the recorder's log would
