@@ -211,7 +211,7 @@ func argv(raw []byte) []string {
 }
 
 func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	order := newCallOrder() // Copilot's stdin has no call id: its events are keyed by their order
+	keys := newOrdinalKeys() // events of runtimes whose hook input names no call (ordinal_key.go)
 	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
 		src := findings.Source{File: in.Name, Line: rec.Line}
 		if rec.Problem != "" {
@@ -223,9 +223,7 @@ func (hookLogReader) Read(ctx context.Context, in Input, opts Options, set *find
 			set.Problemf(src, reason, "%v", err)
 			return nil
 		}
-		if ev.Call.Runtime == gates.RuntimeCopilot {
-			ev.Key, ev.OwnKey = copilotLogKey(order, ev.Call), true
-		}
+		ev.Key = keys.next(ev.Call, ev.Call.Hook)
 		noteHookCall(opts, ev)
 		if ok, why := addHookEventReason(ev, opts, set); ok {
 			set.Use()
