@@ -16,7 +16,7 @@ import (
 // regen.sh): the session's events.jsonl alone, the --output-format json stream alone, the
 // recorder's log alone, and all of them together (in every order) give the expected rule ids,
 // each event's rule once: the files name a call differently (call id, or none in the hook's
-// stdin), so this shows that callOrder's key matches them.
+// stdin), so this shows that the order key (ordinalKeys) matches them.
 func TestCopilotReplay(t *testing.T) {
 	// What the model was told: denials only (a rewrite or a context leaves no trace there).
 	denials := map[string][]string{

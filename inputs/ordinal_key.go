@@ -32,8 +32,9 @@ const maxOrdinalKeys = 1 << 16
 // call's number twice; call files count calls (who = ""). Calls with other arguments never share
 // a key, so a file that misses a call shifts only the numbers of later calls with the very same
 // arguments; those are merged wrongly only when both files report the same rule for them (README,
-// "Runtime bindings"). It fails safe: a call whose arguments are unreadable or over maxCallInput
-// (so also any cut by a reader's window, since elideKeep >= maxCallInput) gets no key, and neither does any later call of that tool in its session and
+// "One event through several files without a call id"). It fails safe: a call whose arguments
+// are unreadable or over maxCallInput (so also any cut by a reader's window, since elideKeep >=
+// maxCallInput) gets no key, and neither does any later call of that tool in its session and
 // scope (its arguments may have been the same, so the later numbers may be off); nor does a call
 // of an unknown session or past the table's bound. A call without a key is never merged.
 type ordinalKeys struct {
