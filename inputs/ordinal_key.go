@@ -34,11 +34,11 @@ const maxOrdinalKeys = 1 << 16
 // arguments; those are merged wrongly only when both files report the same rule for them (README,
 // "One event through several files without a call id"). It fails safe: a call whose arguments
 // are unreadable or over maxCallInput (so also any cut by a reader's window, since elideKeep >=
-// maxCallInput) gets no key, and neither does any later call of that tool in its session and
-// scope (its arguments may have been the same, so the later numbers may be off); nor does a call
-// of an unknown session or past the table's bound. A call without a key is never merged.
+// maxCallInput: the recorder's log keeps no such input either), of an unknown session, or past
+// the table's bound gets no key, and a call without a key is never merged. Such a call is not
+// counted, which shifts only later calls with the very same arguments: the limit above.
 type ordinalKeys struct {
-	counts map[[32]byte]int // n per (runtime, session, event, tool, args, who); -1: tool poisoned
+	counts map[[32]byte]int // n per (runtime, session, event, tool, args, who)
 	max    int
 }
 
@@ -65,20 +65,13 @@ func (k *ordinalKeys) next(c findings.Call, who string) string {
 // place counts one more call of c within c.SessionID (which may be "" in a file of one session
 // whose id comes later) and scope who, and returns its place; the zero slot when it has none.
 func (k *ordinalKeys) place(c findings.Call, who string) ordinalSlot {
-	poison := counterID("!", c.Runtime, c.SessionID, c.Event, c.Tool, who)
-	if k.counts[poison] < 0 {
-		return ordinalSlot{}
-	}
 	args, ok := canonicalJSON(c.Input)
-	if !ok || len(c.Input) > maxCallInput { // not kept whole: the recorder's log drops it too
-		if _, seen := k.counts[poison]; seen || len(k.counts) < k.max {
-			k.counts[poison] = -1
-		}
+	if !ok || len(c.Input) > maxCallInput {
 		return ordinalSlot{}
 	}
 	h := sha256.Sum256(args)
 	rest := c.Event + "/" + c.Tool + "/" + hex.EncodeToString(h[:12])
-	id := counterID("#", c.Runtime, c.SessionID, rest, who)
+	id := counterID(c.Runtime, c.SessionID, rest, who)
 	n, seen := k.counts[id]
 	if !seen && len(k.counts) >= k.max {
 		return ordinalSlot{} // the table is full: an unnumbered call is never merged
