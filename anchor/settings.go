@@ -83,6 +83,7 @@ type settings struct {
 type hookCommand struct {
 	event   string // the hooks key it is under: "PreToolUse", …
 	command string
+	name    string           // the hook's "name" beside its command (Gemini CLI's telemetry names hooks so)
 	prog    hookprog.Program // the program it runs
 	line    int
 }
@@ -97,6 +98,8 @@ func parseSettings(rel, runtime, text string) *settings {
 		obj    bool
 		key    string // last key read in an object
 		expect bool   // an object expects a key next
+		name   string // the "name" member read in this object
+		cmd    int    // 1 + index in s.commands of the command read in this object; 0: none
 	}
 	var stack []frame
 	lineAt := func() int { return lineOf(text, int(dec.InputOffset())) }
@@ -131,8 +134,17 @@ func parseSettings(rel, runtime, text string) *settings {
 				continue
 			}
 			top.expect = true
-			if str, ok := tok.(string); ok && isCommandKey(top.key, len(stack)) && stack[0].key == "hooks" {
-				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, prog: hookprog.Of(str), line: lineAt()})
+			str, ok := tok.(string)
+			switch {
+			case !ok || stack[0].key != "hooks":
+			case isCommandKey(top.key, len(stack)):
+				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()})
+				top.cmd = len(s.commands)
+			case top.key == "name" && len(stack) >= 5:
+				top.name = str
+				if top.cmd > 0 {
+					s.commands[top.cmd-1].name = str
+				}
 			}
 		}
 	}
@@ -152,7 +164,7 @@ func isCommandKey(key string, depth int) bool {
 }
 
 // findHook finds the configured command that ran hook (as the records name it) for event: an
-// exact match first, then one command holding the other, then the same program with the same
+// exact match first (of the command, or of the hook's name), then one command holding the other, then the same program with the same
 // arguments, then the same program (package hookprog sees through the recorder, wrappers and
 // interpreters); commands under event are preferred at each step.
 func findHook(all []*settings, hook, event string) (*settings, int, bool) {
@@ -163,7 +175,7 @@ func findHook(all []*settings, hook, event string) (*settings, int, bool) {
 	prog := hookprog.Of(hook)
 	key := prog.Key()
 	matchers := []func(hookCommand) bool{
-		func(c hookCommand) bool { return strings.TrimSpace(c.command) == hook },
+		func(c hookCommand) bool { return strings.TrimSpace(c.command) == hook || c.name == hook },
 		func(c hookCommand) bool {
 			s := strings.TrimSpace(c.command)
 			return len(s) >= 8 && len(hook) >= 8 && (strings.Contains(s, hook) || strings.Contains(hook, s))

@@ -1,6 +1,10 @@
 package anchor
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/gates"
+)
 
 // TestFindHookThroughRecorder anchors a hook however its records spell it — the hook log's argv
 // (after the recorder), the transcript's command as configured — on the one settings line that
@@ -63,6 +67,33 @@ func TestFindHookCopilot(t *testing.T) {
 	} {
 		if _, line, ok := findHook([]*settings{s}, tt.hook, tt.event); !ok || line != tt.line {
 			t.Errorf("findHook(%q, %q) = line %d, %v; want line %d", tt.hook, tt.event, line, ok, tt.line)
+		}
+	}
+}
+
+// TestFindHookGeminiName finds a Gemini CLI hook by the name its telemetry gives it, whether
+// "name" stands before or after "command".
+func TestFindHookGeminiName(t *testing.T) {
+	text := `{"hooks": {
+  "BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+    {"type": "command", "name": "agc-guard", "command": "python3 guard.py"},
+    {"type": "command", "command": "python3 other.py",
+     "name": "late-name"}]}],
+  "AfterTool": [{"hooks": [{"name": "after", "type": "command", "command": "./after.sh"}]}]
+}}`
+	s := parseSettings(".gemini/settings.json", gates.RuntimeGemini, text)
+	for _, tt := range []struct {
+		hook, event string
+		line        int
+		ok          bool
+	}{
+		{"agc-guard", "BeforeTool", 3, true},
+		{"late-name", "BeforeTool", 4, true},
+		{"after", "AfterTool", 6, true},
+		{"no-such-hook", "BeforeTool", 0, false},
+	} {
+		if _, line, ok := findHook([]*settings{s}, tt.hook, tt.event); ok != tt.ok || line != tt.line {
+			t.Errorf("findHook(%q, %q) = line %d, %v; want line %d, %v", tt.hook, tt.event, line, ok, tt.line, tt.ok)
 		}
 	}
 }

@@ -49,3 +49,22 @@ func TestReadmeChecks(t *testing.T) {
 	}
 	t.Errorf("README.md's table of contract checks is out of date with gates/checks.go; run: go test ./command -run TestReadmeChecks -update")
 }
+
+// TestReadmeFormats keeps the --format list of the README's "The command line" equal to the
+// formats collect accepts (inputs.Formats, in detection order).
+func TestReadmeFormats(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const flag = "    --format "
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, flag); ok && strings.HasPrefix(rest, "auto|") {
+			if got, want := strings.TrimSpace(rest), formatList(); got != want {
+				t.Errorf("README.md's collect --format list is %s; inputs.Formats() is %s", got, want)
+			}
+			return
+		}
+	}
+	t.Errorf("README.md has no line %q listing the formats", flag+"auto|…")
+}

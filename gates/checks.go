@@ -49,6 +49,7 @@ const (
 	CheckGeminiBeforeToolSteer = "agc/gemini-steer-from-before-tool"
 	CheckGeminiRepairDropsArgs = "agc/gemini-repair-drops-arguments"
 	CheckGeminiAsk             = "agc/gemini-ask-hangs"
+	CheckGeminiExit2JSON       = "agc/gemini-exit-2-json-answer"
 	CheckCopilotAnswerIgnored  = "agc/copilot-answer-ignored"
 	CheckCopilotExit2Reason    = "agc/copilot-exit-2-loses-reason"
 	CheckCopilotFailedClosed   = "agc/copilot-hook-failed-closed"
@@ -185,6 +186,11 @@ var checks = []Check{
 		Full:     "In headless mode nobody can answer Gemini CLI's question, so the run waits until it is killed (even with --yolo) and the call never runs.",
 		Fix:      "Answer `deny` with a reason, or let the call run; ask only in interactive sessions.",
 		SpecNote: "DESIGN §2.1, Gemini CLI: decision ask hangs a headless run."},
+	{ID: CheckGeminiExit2JSON, Name: "GeminiExit2JSONAnswer", Binding: "gemini-cli", Level: "error",
+		Short:    "A Gemini CLI hook exited 2 with JSON on stderr, which Gemini reads as its answer: the call ran.",
+		Full:     "On exit 2 Gemini CLI 0.61.0 parses a JSON stderr as the hook's answer; a body without `decision: \"deny\"` (an AGC response, say) is an allow, so the call the hook meant to block ran.",
+		Fix:      "Block with `{\"decision\": \"deny\", \"reason\": …}` on stdout and exit 0, or put plain text (the AGC text form) on stderr with exit 2.",
+		SpecNote: "Observed with Gemini CLI 0.61.0 (testdata/gemini): exit 2 with a JSON stderr is read as the answer."},
 	{ID: CheckCopilotAnswerIgnored, Name: "CopilotAnswerIgnored", Binding: "copilot-cli", Level: "error",
 		Short:    "A Copilot CLI hook answered with Claude Code's `hookSpecificOutput`, which Copilot ignores.",
 		Full:     "Copilot CLI reads `permissionDecision`, `permissionDecisionReason`, `modifiedArgs` and `additionalContext` at the top level of the answer; a Claude-style `hookSpecificOutput` is ignored and the call runs unguarded.",

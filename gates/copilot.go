@@ -77,6 +77,10 @@ func (copilotCLI) HookInput(stdin []byte) (HookCall, bool) {
 	return c, true
 }
 
+// KeysCallsByOrder: Copilot's hook input names no tool call, so its events are matched across
+// files by session, event, tool, arguments and the order of calls with those arguments.
+func (copilotCLI) KeysCallsByOrder() bool { return true }
+
 // CheckHook reads a Copilot answer as the Claude Code answer of the same effect and adds its
 // own checks; a crash fails closed here, so it is not a hook that failed open.
 func (copilotCLI) CheckHook(a HookAnswer) HookResult {

@@ -30,7 +30,7 @@ func (geminiCLI) ConfigFiles() []string { return []string{".gemini/settings.json
 // Checks are Gemini's own checks, the BeforeTool checks it shares with Claude Code, and a hook
 // that failed open.
 func (geminiCLI) Checks() []string {
-	return []string{CheckGeminiBeforeToolSteer, CheckGeminiRepairDropsArgs, CheckGeminiAsk, CheckRepairByExit2,
+	return []string{CheckGeminiBeforeToolSteer, CheckGeminiRepairDropsArgs, CheckGeminiAsk, CheckGeminiExit2JSON, CheckRepairByExit2,
 		CheckRepairNoInput, CheckBlockLetsThrough, CheckAnswerHeavier, CheckHookFailedOpen}
 }
 
@@ -64,7 +64,13 @@ func (geminiCLI) CheckHook(a HookAnswer) HookResult {
 	res := CheckClaudeHook(g)
 	res.Breaches = keepBreaches(res.Breaches, holdsFor(geminiCLI{}))
 	restate(res.Breaches, "Gemini CLI", g.Event, a.Event)
-	if out == nil || a.Event != "BeforeTool" || view(g).failed != "" {
+	if a.Event != "BeforeTool" || view(g).failed != "" {
+		return res
+	}
+	if b, ok := exit2JSON(a); ok {
+		res.Breaches = append(res.Breaches, b)
+	}
+	if out == nil {
 		return res
 	}
 	hso := out.HSO
@@ -86,6 +92,24 @@ func (geminiCLI) CheckHook(a HookAnswer) HookResult {
 		}
 	}
 	return res
+}
+
+// exit2JSON is the breach of a BeforeTool hook that exited 2 with a JSON object on stderr that
+// does not deny: Gemini CLI reads that stderr as the answer, so the call ran.
+func exit2JSON(a HookAnswer) (Breach, bool) {
+	if !a.HasExit || a.ExitCode != 2 || !a.HasStderr {
+		return Breach{}, false
+	}
+	var o geminiOutput
+	t := strings.TrimSpace(a.Stderr)
+	if !strings.HasPrefix(t, "{") || json.Unmarshal([]byte(t), &o) != nil {
+		return Breach{}, false
+	}
+	if d := rawString(o.Decision); d == "deny" || d == "block" {
+		return Breach{}, false
+	}
+	return Breach{Check: CheckGeminiExit2JSON, Pointer: "",
+		Message: fmt.Sprintf("Hook %s exited 2 with JSON on stderr: Gemini CLI read it as the answer, which does not deny, so %s ran.", hookName(a), callPhrase(a))}, true
 }
 
 // geminiOutput is a Gemini hook's stdout JSON.
@@ -164,3 +188,7 @@ func droppedArgs(before, after json.RawMessage) []string {
 
 // HookInput: the stdin has the snake_case fields.
 func (geminiCLI) HookInput([]byte) (HookCall, bool) { return HookCall{}, false }
+
+// KeysCallsByOrder: Gemini's hook input names no tool call, so its events are matched across
+// files by session, event, tool, arguments and the order of calls with those arguments.
+func (geminiCLI) KeysCallsByOrder() bool { return true }

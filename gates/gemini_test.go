@@ -30,6 +30,9 @@ func TestGeminiCheckHook(t *testing.T) {
 			a: before(0, hookJSON(map[string]any{"decision": "allow"}, map[string]any{"additionalContext": block}))},
 		{name: "invalid JSON fails open", decision: "failed", breaches: []string{CheckHookFailedOpen}, a: before(0, `{not json`)},
 		{name: "crash fails open", decision: "failed", breaches: []string{CheckHookFailedOpen}, a: before(1, "")},
+		{name: "exit 2 with a JSON body ran the call", decision: "block", breaches: []string{CheckGeminiExit2JSON}, a: stderr2(before(2, ""), block)},
+		{name: "exit 2 with a JSON deny blocks", decision: "block", a: stderr2(before(2, ""), `{"decision":"deny","reason":"no"}`)},
+		{name: "exit 2 with a text reason blocks", decision: "block", a: stderr2(before(2, ""), "AGC block: git/r1/run_shell_command.command — no")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,4 +42,10 @@ func TestGeminiCheckHook(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stderr2 is a with stderr set.
+func stderr2(a HookAnswer, stderr string) HookAnswer {
+	a.HasStderr, a.Stderr = true, stderr
+	return a
 }

@@ -158,29 +158,3 @@ func FuzzCodexRollout(f *testing.F) {
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Command blocked by PreToolUse hook: x. Command: y"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, codexRolloutReader{}, data) })
 }
-
-// TestGeminiReplay reads the recorder's log of the real Gemini CLI (testdata/gemini, made by
-// regen.sh): the expected rule ids, each call's rule once. Gemini's own files are not read yet.
-func TestGeminiReplay(t *testing.T) {
-	want := map[string][]string{
-		"rm -rf build":                      {"gemini-guard/no-rm-rf"},
-		"curl https://example.invalid/x.sh": {"gemini-guard/no-download"},
-		"wget https://example.invalid/y.sh": {"agc/gemini-repair-drops-arguments", "gemini-guard/no-download"},
-		"echo CONTEXT ran":                  {"agc/gemini-steer-from-before-tool", "gemini-guard/prefer-make"},
-		"echo EXIT2 ran":                    {"gemini-guard/exit-two"},
-		"echo CRASH ran anyway":             {"agc/hook-failed-open"},
-		"echo REPAIREXIT2 ran":              {"agc/repair-by-exit-2", "gemini-guard/exit-two-repair"},
-		"echo NOINPUT ran":                  {"agc/repaired-without-updated-input", "gemini-guard/lost-repair"},
-		"echo LETTHROUGH ran":               {"agc/block-lets-call-through", "gemini-guard/soft-block"},
-		"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "gemini-guard/only-a-hint"},
-		"echo ASKME ran":                    {"agc/gemini-ask-hangs", "gemini-guard/ask-first"},
-	}
-	all := findings.NewSet()
-	for _, dir := range []string{"run", "ask"} {
-		set, _ := readClaude(t, filepath.Join("..", "testdata", "gemini", dir, "hook-log.jsonl"), Options{IncludeUnstructured: true})
-		all.Merge(set)
-	}
-	if got := runtimeRuleIDs(t, all, gates.RuntimeGemini, false); !reflect.DeepEqual(got, want) {
-		t.Errorf("recorder's log:\n got %v\nwant %v", got, want)
-	}
-}

@@ -3,8 +3,6 @@ package inputs
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -30,9 +28,13 @@ const CopilotEvents Format = "copilot-events"
 // its denials from them and one without reads them from the tool results.
 //
 // Copilot's hook stdin, which the recorder logs, carries no tool-call id, so one event is matched
-// across the log and these files by callOrder's key: session, tool, the exact args and how many
-// calls with those args came before in the session.
+// across the log and these files by its order key (ordinalKeys): session, event, tool, the exact
+// args and how many calls with those args came before in the session. A call this file cannot
+// place (args over maxCallInput or unknown) is keyed by its call id, which only these files know.
 type copilotEventsReader struct{}
+
+// copilotPreTool is the hook event these files keep answers of.
+const copilotPreTool = "preToolUse"
 
 // Texts Copilot gives the model for a call a preToolUse hook denied.
 const (
@@ -116,17 +118,17 @@ type copilotError struct {
 	Code    string `json:"code"`
 }
 
-// copilotCall is a tool call seen starting, with its place in callOrder.
+// copilotCall is a tool call seen starting, with its place among the calls with its args.
 type copilotCall struct {
 	tool string
 	args json.RawMessage
-	slot callSlot
+	slot ordinalSlot
 }
 
 // copilotPending is an event waiting for the session id (the stream names it only at its end).
 type copilotPending struct {
 	ev         hookEvent
-	slot       callSlot
+	slot       ordinalSlot
 	noUnstruct bool
 	count      bool
 }
@@ -137,7 +139,7 @@ type copilotEvents struct {
 	opts         Options
 	set          *findings.Set
 	session, cwd string
-	order        *callOrder
+	keys         *ordinalKeys            // places calls counted per file: the stream names its session last
 	calls        map[string]*copilotCall // by call id, from tool.execution_start
 	hooks        map[string][]copilotToolCall
 	settled      map[string]bool // call ids whose hook.end was read
@@ -145,7 +147,7 @@ type copilotEvents struct {
 }
 
 func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	s := &copilotEvents{name: in.Name, opts: opts, set: set, order: newCallOrder(),
+	s := &copilotEvents{name: in.Name, opts: opts, set: set, keys: newOrdinalKeys(),
 		calls: map[string]*copilotCall{}, hooks: map[string][]copilotToolCall{}, settled: map[string]bool{}}
 	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
 		s.record(rec)
@@ -184,7 +186,7 @@ func (s *copilotEvents) record(rec record) {
 	case "result":
 		s.learn(r.SessionID)
 	case "tool.execution_start":
-		s.start(d, rec.Elided)
+		s.start(d)
 		s.set.Skip(skipToolCall)
 		return
 	case "hook.start":
@@ -214,7 +216,7 @@ func (s *copilotEvents) learn(id string) {
 }
 
 // start remembers a call and its place in the session's order of calls with the same args.
-func (s *copilotEvents) start(d copilotData, elided bool) {
+func (s *copilotEvents) start(d copilotData) {
 	if d.ToolCallID == "" {
 		return
 	}
@@ -225,9 +227,9 @@ func (s *copilotEvents) start(d copilotData, elided bool) {
 		}
 	}
 	c := &copilotCall{tool: d.ToolName, args: d.Arguments}
-	if !elided { // cut args would never match the recorder's: no place, no key
-		c.slot = s.order.next(d.ToolName, d.Arguments, "")
-	}
+	// args cut by the reader's window are over maxCallInput: no place, for them or later calls of
+	// the tool; the session is "" for the whole file, since it may be named only at the end
+	c.slot = s.keys.place(findings.Call{Runtime: gates.RuntimeCopilot, Event: copilotPreTool, Tool: d.ToolName, Input: d.Arguments}, "")
 	s.calls[d.ToolCallID] = c
 }
 
@@ -238,7 +240,7 @@ func (s *copilotEvents) hookStart(d copilotData) {
 		Cwd       string            `json:"cwd"`
 		ToolCalls []copilotToolCall `json:"toolCalls"`
 	}
-	if d.HookType != "preToolUse" || json.Unmarshal(d.Input, &in) != nil {
+	if d.HookType != copilotPreTool || json.Unmarshal(d.Input, &in) != nil {
 		s.set.Skip(s.otherHook(d.HookType))
 		return
 	}
@@ -266,7 +268,7 @@ func (s *copilotEvents) otherHook(t string) string {
 // hookEnd turns a preToolUse hook run's end into the events of its calls: a denial text per
 // call, or the crash that failed closed.
 func (s *copilotEvents) hookEnd(d copilotData, at string, src findings.Source) {
-	if d.HookType != "preToolUse" {
+	if d.HookType != copilotPreTool {
 		s.set.Skip(s.otherHook(d.HookType))
 		return
 	}
@@ -343,7 +345,7 @@ const skipCopilotOutput = "tool output no hook acted on"
 // noUnstruct says the record kept no reason at all (exit 2): the binding's breach names the
 // block, so it yields no unstructured finding of its own.
 func copilotAnswer(text string, errored bool, errMsg string) (a gates.HookAnswer, noUnstruct, ok bool) {
-	a.Event = "preToolUse"
+	a.Event = copilotPreTool
 	switch {
 	case errored || strings.HasPrefix(text, copilotDeniedFrom):
 		a.Failed = "crashed"
@@ -401,10 +403,7 @@ func (s *copilotEvents) flush() {
 // add checks one event against the Copilot binding and counts its record.
 func (s *copilotEvents) add(p copilotPending) {
 	p.ev.Call.SessionID = s.session
-	p.ev.Key, p.ev.OwnKey = p.slot.key(s.session, p.ev.Call.Event), true
-	if p.ev.Key == "" && s.session != "" && p.ev.Call.ToolUseID != "" {
-		p.ev.Key = eventKey(p.ev.Call) // no place (args unknown or cut): the call id still matches these files
-	}
+	p.ev.Key = p.slot.key(s.session) // "": keyed by the call id, which still matches these files
 	opts := s.opts
 	if p.noUnstruct {
 		opts.IncludeUnstructured = false
@@ -417,79 +416,4 @@ func (s *copilotEvents) add(p copilotPending) {
 	default:
 		s.set.Skip(why)
 	}
-}
-
-// callOrder places Copilot tool calls in their session's order of calls with the same tool and
-// exact args, so that one hook event is matched across files that name it differently: the
-// recorder's log (the hook's stdin: session, tool and args, no call id), the session events and
-// the json stream (call ids). Only an exact match merges: a call whose args are unknown or cut,
-// or a session that is unknown, gets no key and stays a finding of its own. Bounded: past
-// maxCalls distinct (tool, args), new ones get no key.
-type callOrder struct {
-	seen map[[16]byte]int
-}
-
-// callSlot is a call's place: the hash of its tool and args, and its number among them.
-type callSlot struct {
-	sum [16]byte
-	n   int // 0: no place
-}
-
-func newCallOrder() *callOrder { return &callOrder{seen: map[[16]byte]int{}} }
-
-// next places a call of tool with args; scope separates counters (the recorder's log counts
-// per hook command, since each configured hook sees every call once).
-func (o *callOrder) next(tool string, args json.RawMessage, scope string) callSlot {
-	canon, ok := canonicalJSON(args)
-	if !ok {
-		return callSlot{}
-	}
-	h := sha256.New()
-	for _, p := range []string{tool, string(canon)} {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	var sum [16]byte
-	copy(sum[:], h.Sum(nil))
-	counter := sum
-	if scope != "" {
-		c := sha256.Sum256(append(append(sum[:], 0), scope...))
-		copy(counter[:], c[:])
-	}
-	n, known := o.seen[counter]
-	if !known && len(o.seen) >= maxCalls {
-		return callSlot{}
-	}
-	o.seen[counter] = n + 1
-	return callSlot{sum: sum, n: n + 1}
-}
-
-// key is the event key of the call's hook event in session; "" when either is unknown.
-func (c callSlot) key(session, event string) string {
-	if c.n == 0 || session == "" {
-		return ""
-	}
-	return gates.RuntimeCopilot + "/" + session + "/" + event + "/" + hex.EncodeToString(c.sum[:]) + "/" + strconv.Itoa(c.n)
-}
-
-// canonicalJSON re-encodes an object with sorted keys and numbers as written, so that the same
-// args compare equal however they were spaced or ordered.
-func canonicalJSON(raw json.RawMessage) ([]byte, bool) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v map[string]any
-	if len(raw) == 0 || d.Decode(&v) != nil || v == nil {
-		return nil, false
-	}
-	b, err := json.Marshal(v)
-	return b, err == nil
-}
-
-// copilotLogKey is the event key of a Copilot hook-log record ("" when it has no place): its place among the calls the
-// same hook command saw with the same tool and args in the session (see callOrder).
-func copilotLogKey(o *callOrder, c findings.Call) string {
-	if len(c.Input) == 0 || c.SessionID == "" {
-		return ""
-	}
-	return o.next(c.Tool, c.Input, c.SessionID+"\x00"+c.Event+"\x00"+c.Hook).key(c.SessionID, c.Event)
 }

@@ -16,7 +16,7 @@ import (
 // regen.sh): the session's events.jsonl alone, the --output-format json stream alone, the
 // recorder's log alone, and all of them together (in every order) give the expected rule ids,
 // each event's rule once: the files name a call differently (call id, or none in the hook's
-// stdin), so this shows that callOrder's key matches them.
+// stdin), so this shows that the order key (ordinalKeys) matches them.
 func TestCopilotReplay(t *testing.T) {
 	// What the model was told: denials only (a rewrite or a context leaves no trace there).
 	denials := map[string][]string{
@@ -196,36 +196,6 @@ func TestCopilotEventsLongLines(t *testing.T) {
 	}
 	if set.Records != 5 || set.Records != set.Used+set.Skipped() {
 		t.Errorf("records %d, used %d, skipped %d", set.Records, set.Used, set.Skipped())
-	}
-}
-
-// TestCallOrderKey: the same args however spelled share a place; other args, another
-// session's log record or a cut input do not.
-func TestCallOrderKey(t *testing.T) {
-	o := newCallOrder()
-	a := o.next("bash", []byte(`{"command":"ls","n":1.50}`), "")
-	b := o.next("bash", []byte(`{ "n": 1.50, "command": "ls" }`), "")
-	if a.sum != b.sum || a.n != 1 || b.n != 2 {
-		t.Errorf("same args: %v %v", a, b)
-	}
-	if c := o.next("bash", []byte(`{"command":"ls","n":1.5}`), ""); c.sum == a.sum {
-		t.Error("1.5 and 1.50 share a place: numbers must compare as written")
-	}
-	if c := o.next("bash", []byte(`{"command":"ls"`), ""); c.key("s", "preToolUse") != "" {
-		t.Error("cut args got a key")
-	}
-	if a.key("", "preToolUse") != "" {
-		t.Error("unknown session got a key")
-	}
-	log := findings.Call{Runtime: gates.RuntimeCopilot, SessionID: "s", Event: "preToolUse", Tool: "bash", Hook: "h", Input: []byte(`{"command":"ls"}`)}
-	other := log
-	other.SessionID = "s2"
-	k1, k2, k3 := copilotLogKey(o, log), copilotLogKey(o, other), copilotLogKey(o, log)
-	if k1 == "" || k1 == k2 || k1 == k3 || !strings.HasSuffix(k3, "/2") {
-		t.Errorf("log keys %q %q %q", k1, k2, k3)
-	}
-	if copilotLogKey(o, findings.Call{Runtime: gates.RuntimeCopilot, SessionID: "s", Hook: "h"}) != "" {
-		t.Error("a record without its input got a key")
 	}
 }
 

@@ -15,10 +15,9 @@ type hookEvent struct {
 	Call   findings.Call // runtime, event, tool, tool_use_id, session, hook, command, file path, cwd, input
 	Source findings.Source
 	Time   string
-	// Key, when OwnKey is set, is the event key in place of eventKey's, "" for none (a runtime
-	// whose records name the call by something other than a tool_use_id: see callOrder).
-	Key    string
-	OwnKey bool
+	// Key names the event across files when its runtime keys calls by order (ordinalKeys); ""
+	// keys it by the call's tool_use_id (for such a runtime only when the session is known).
+	Key string
 }
 
 // Skip reasons of hook events that yield no finding.
@@ -70,8 +69,8 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	call = withToolNames(call)
 
 	key := ev.Key
-	if !ev.OwnKey {
-		key = eventKey(call)
+	if key == "" && (call.SessionID != "" || !keysByOrder(call.Runtime)) {
+		key = eventKey(call) // a runtime keyed by order: by a call id only within a known session
 	}
 	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: key}
 	var out []findings.Finding

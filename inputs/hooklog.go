@@ -184,7 +184,7 @@ func argv(raw []byte) []string {
 
 func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	if !chunked(in, opts) {
-		return h.read(ctx, in.Name, in.R, 0, opts, set, newCallOrder())
+		return h.read(ctx, in.Name, in.R, 0, opts, set, newOrdinalKeys())
 	}
 	whole := set.Sibling()
 	err := readChunks(ctx, in, whole, func(ctx context.Context, r io.Reader, passed int, part *findings.Set) error {
@@ -196,17 +196,18 @@ func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *fi
 		}
 		return err
 	}
-	// A Copilot record: its calls are keyed by their order in the file, so it is read in one go.
-	return h.read(ctx, in.Name, io.NewSectionReader(in.At, 0, in.Size), 0, opts, set, newCallOrder())
+	// A record of a runtime whose calls are keyed by their order in the file (ordinal_key.go): read in one go.
+	return h.read(ctx, in.Name, io.NewSectionReader(in.At, 0, in.Size), 0, opts, set, newOrdinalKeys())
 }
 
 // errOrdered stops the reading of a part of a file at a record that needs the records before it.
 var errOrdered = errors.New("a record keyed by its order in the file")
 
 // read reads the records of r, whose first line is line passed+1 of the file name, into set.
-// Each record is read on its own, but for Copilot's, whose calls are counted in order; without
-// an order (a part of a file read apart) such a record stops the reading with errOrdered.
-func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, order *callOrder) error {
+// Each record is read on its own, but for those of runtimes whose calls are counted in order
+// (ordinal_key.go); without keys (a part of a file read apart) such a record stops the reading with
+// errOrdered.
+func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *ordinalKeys) error {
 	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, func(rec record) error {
 		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
@@ -218,11 +219,12 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 			set.Problemf(src, reason, "%v", err)
 			return nil
 		}
-		if ev.Call.Runtime == gates.RuntimeCopilot {
-			if order == nil {
+		if keys == nil {
+			if ev.Call.ToolUseID == "" && keysByOrder(ev.Call.Runtime) {
 				return errOrdered
 			}
-			ev.Key, ev.OwnKey = copilotLogKey(order, ev.Call), true
+		} else {
+			ev.Key = keys.next(ev.Call, ev.Call.Hook)
 		}
 		noteHookCall(opts, ev)
 		if ok, why := addHookEventReason(ev, opts, set); ok {

@@ -91,6 +91,9 @@ func formats() []format {
 		{CodexRollout, sniffCodexRollout, codexRolloutReader{}},
 		{CopilotEvents, sniffCopilotEvents, copilotEventsReader{}},
 		{CodexEvents, sniffCodexEvents, codexEventsReader{}},
+		{GeminiSession, sniffGeminiSession, geminiSessionReader{}},
+		{GeminiStream, sniffGeminiStream, geminiStreamReader{}},
+		{GeminiTelemetry, sniffGeminiTelemetry, geminiTelemetryReader{}},
 		{AGC, sniffAGC, agcReader{}},
 		{Judgment, sniffJudgment, judgmentReader{}},
 	}

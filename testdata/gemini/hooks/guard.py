@@ -29,6 +29,8 @@ elif 'HEAVIER' in cmd:
     out({'decision': 'deny', 'reason': 'AGC steer: gemini-guard/only-a-hint/run_shell_command.command — a hint that blocked'})
 elif 'ASKME' in cmd:
     out({'decision': 'ask', 'reason': 'AGC steer: gemini-guard/ask-first/run_shell_command.command — a person should confirm this'})
+elif 'EXITTEXT' in cmd:
+    sys.stderr.write('AGC block: gemini-guard/exit-two-text/run_shell_command.command — blocked by exit code 2 with a text reason\n'); sys.exit(2)
 elif 'EXIT2' in cmd:
     sys.stderr.write(agc('block', 'exit-two', 'blocked by exit code 2') + '\n'); sys.exit(2)
 elif 'CRASH' in cmd:

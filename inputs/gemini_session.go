@@ -1,0 +1,150 @@
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+)
+
+// GeminiSession is the format of a Gemini CLI session file (chats/session-*.jsonl).
+const GeminiSession Format = "gemini-session"
+
+// geminiSessionReader reads a Gemini CLI session JSONL, the hooks' transcript_path: a metadata
+// line (sessionId, projectHash, startTime, kind), then message records (type user or gemini) and
+// {"$set": …} patches. A gemini message is written again once its calls are done, with
+// toolCalls[] (id, name, args, result, status). The session keeps no hook event: a BeforeTool
+// block is a call with status "error" whose functionResponse error is "Tool execution blocked:
+// <reason>". Its args are the arguments the call ran with (a hook's rewrite, not the model's), so
+// a rewritten call is numbered apart from the other files' (ordinalKeys): only blocks are read,
+// and a blocked call was not rewritten.
+type geminiSessionReader struct{}
+
+// Skip reasons of session records.
+const (
+	skipGeminiMeta  = "session metadata"
+	skipGeminiPatch = "session update"
+	skipGeminiCalls = "tool calls no hook blocked"
+	skipGeminiAgain = "message written again (its calls were read)"
+)
+
+// sniffGeminiSession recognises a session file by its metadata line.
+func sniffGeminiSession(head []byte) bool {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	var m geminiSessionRecord
+	return json.Unmarshal(line, &m) == nil && m.SessionID != "" && m.ProjectHash != "" && m.Type == ""
+}
+
+// geminiSessionRecord is the part of a session line the reader uses.
+type geminiSessionRecord struct {
+	SessionID   string `json:"sessionId"`
+	ProjectHash string `json:"projectHash"`
+	Set         *struct {
+		Messages []geminiMessage `json:"messages"`
+	} `json:"$set"`
+	geminiMessage
+}
+
+// geminiMessage is a message record, or one message of a $set patch.
+type geminiMessage struct {
+	Type      string `json:"type"`
+	Timestamp string `json:"timestamp"`
+	ToolCalls []struct {
+		ID     string          `json:"id"`
+		Name   string          `json:"name"`
+		Args   json.RawMessage `json:"args"`
+		Status string          `json:"status"`
+		Result []struct {
+			FunctionResponse struct {
+				Response struct {
+					Error json.RawMessage `json:"error"`
+				} `json:"response"`
+			} `json:"functionResponse"`
+		} `json:"result"`
+		Timestamp string `json:"timestamp"`
+	} `json:"toolCalls"`
+}
+
+// geminiSession is the state of one session file being read.
+type geminiSession struct {
+	*geminiCalls
+	seen map[string]bool // tool call ids read, so a message written again is not read twice
+}
+
+func (geminiSessionReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	s := &geminiSession{geminiCalls: newGeminiCalls(in.Name, opts, set), seen: map[string]bool{}}
+	return readRecords(ctx, in, opts, s.record)
+}
+
+// record reads one session line: every line is used or counted as a skip with its reason.
+func (s *geminiSession) record(rec record) {
+	src := findings.Source{File: s.name, Line: rec.Line}
+	if rec.Problem != "" {
+		s.set.Problemf(src, "unreadable record", "%s", rec.Problem)
+		return
+	}
+	var r geminiSessionRecord
+	if err := json.Unmarshal(rec.Data, &r); err != nil {
+		s.set.Problemf(src, skipBadJSON, "not a Gemini session record: %v", err)
+		return
+	}
+	switch {
+	case r.SessionID != "" && r.Type == "":
+		if s.session == "" {
+			s.session = r.SessionID
+		}
+		s.set.Skip(skipGeminiMeta)
+	case r.Set != nil && len(r.Set.Messages) > 0:
+		used, why := false, skipGeminiPatch
+		for i := range r.Set.Messages {
+			ok, w := s.message(&r.Set.Messages[i], src)
+			used, why = used || ok, w
+		}
+		s.count(used, why)
+	case r.Set != nil:
+		s.set.Skip(skipGeminiPatch)
+	case r.Type == "gemini":
+		s.count(s.message(&r.geminiMessage, src))
+	case r.Type == "user":
+		s.set.Skip(skipGeminiText)
+	default:
+		s.set.Skip(skipNotHook)
+	}
+}
+
+// message reads the tool calls of one message not read before, reporting whether one of them
+// added a finding, or else why none did.
+func (s *geminiSession) message(m *geminiMessage, src findings.Source) (bool, string) {
+	if len(m.ToolCalls) == 0 {
+		return false, skipGeminiText
+	}
+	used, why := false, skipGeminiAgain
+	for _, tc := range m.ToolCalls {
+		if s.seen[tc.ID] || !s.call(tc.ID, tc.Name, tc.Args, tc.Timestamp) {
+			continue
+		}
+		if len(s.seen) < maxOrdinalKeys {
+			s.seen[tc.ID] = true
+		}
+		text := ""
+		if len(tc.Result) > 0 {
+			text = jsonString(tc.Result[0].FunctionResponse.Response.Error)
+		}
+		if tc.Status != "error" || !strings.HasPrefix(text, geminiBlockPrefix) {
+			delete(s.calls, tc.ID)
+			if !used {
+				why = skipGeminiCalls
+			}
+			continue
+		}
+		ok, w := s.block(tc.ID, strings.TrimPrefix(text, geminiBlockPrefix), src)
+		if ok {
+			used = true
+		} else if !used {
+			why = w
+		}
+	}
+	return used, why
+}

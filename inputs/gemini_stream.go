@@ -1,0 +1,194 @@
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// GeminiStream is the format of Gemini CLI's `--output-format stream-json` output.
+const GeminiStream Format = "gemini-stream"
+
+// geminiStreamReader reads Gemini CLI's stream-json: init (session_id), message, tool_use
+// (tool_id, tool_name, the arguments the model sent), tool_result (status, output, error type)
+// and result. It keeps no hook event: a BeforeTool block is the tool_result with status "error",
+// error type "policy_violation" and the text "Tool execution blocked: <reason>". The call is keyed
+// by order (ordinalKeys), so a block also read from the telemetry or the recorder's log is one
+// finding.
+type geminiStreamReader struct{}
+
+// geminiBlockPrefix starts the text Gemini gives the model for a call a BeforeTool hook blocked.
+const geminiBlockPrefix = "Tool execution blocked: "
+
+// Skip reasons of Gemini records that are no hook event by themselves.
+const (
+	skipGeminiStart  = "session start"
+	skipGeminiText   = "message"
+	skipGeminiResult = "tool result no hook blocked"
+	skipGeminiAfter  = "tool result blocked after the call (AfterTool: read from the telemetry or the recorder's log)"
+	skipGeminiEnd    = "run result"
+)
+
+// sniffGeminiStream recognises the stream by its first line: an init record with session_id and
+// model.
+func sniffGeminiStream(head []byte) bool {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	var r geminiStreamRecord
+	return json.Unmarshal(line, &r) == nil && r.Type == "init" && r.SessionID != "" && r.Model != ""
+}
+
+// geminiStreamRecord is the part of a stream-json line the reader uses.
+type geminiStreamRecord struct {
+	Type       string          `json:"type"`
+	Timestamp  string          `json:"timestamp"`
+	SessionID  string          `json:"session_id"`
+	Model      string          `json:"model"`
+	ToolName   string          `json:"tool_name"`
+	ToolID     string          `json:"tool_id"`
+	Parameters json.RawMessage `json:"parameters"`
+	Status     string          `json:"status"`
+	Output     json.RawMessage `json:"output"`
+	Error      *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// geminiCall is a tool call whose result is not read yet, with its key.
+type geminiCall struct {
+	tool, key, time string
+	input           json.RawMessage
+}
+
+// geminiCalls is the state Gemini's call files (stream-json, session JSONL) share: the session,
+// the calls made and not settled, and their keys.
+type geminiCalls struct {
+	name    string
+	opts    Options
+	set     *findings.Set
+	session string
+	cwd     string
+	calls   map[string]*geminiCall
+	keys    *ordinalKeys
+}
+
+func newGeminiCalls(name string, opts Options, set *findings.Set) *geminiCalls {
+	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: newOrdinalKeys()}
+}
+
+// call numbers a call by its arguments and remembers it until its result, bounded like the
+// Claude readers' call tables. It reports false for a call id seen before.
+func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string) bool {
+	if _, ok := g.calls[id]; ok || id == "" {
+		return false
+	}
+	if len(g.calls) >= maxCalls {
+		for k := range g.calls {
+			delete(g.calls, k) // forget an old call: a block of it is then read without its key
+			break
+		}
+	}
+	c := findings.Call{Runtime: gates.RuntimeGemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
+	g.calls[id] = &geminiCall{tool: tool, key: g.keys.next(c, ""), time: at, input: keepInput(input)}
+	return true
+}
+
+// block turns the refusal text of a blocked call into its BeforeTool hook event. It reports
+// whether a finding was added, or else the skip reason.
+func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, string) {
+	c := g.calls[id]
+	delete(g.calls, id)
+	if c == nil {
+		c = &geminiCall{}
+	}
+	ev := hookEvent{
+		Answer: gates.HookAnswer{Event: "BeforeTool", Tool: c.tool, Refused: true, RefusalText: reason},
+		Call: findings.Call{Runtime: gates.RuntimeGemini, Event: "BeforeTool", Tool: c.tool, ToolUseID: id,
+			SessionID: g.session, Cwd: g.cwd, Input: c.input},
+		Source: src,
+		Time:   c.time,
+		Key:    c.key,
+	}
+	return addHookEventReason(ev, g.opts, g.set)
+}
+
+// count counts a record: used when it added a finding, else skipped with its reason.
+func (g *geminiCalls) count(ok bool, why string) { countRecord(g.set, ok, why) }
+
+// countRecord counts a record in set: used when it added a finding, else skipped with why.
+func countRecord(set *findings.Set, ok bool, why string) {
+	if ok {
+		set.Use()
+		return
+	}
+	set.Skip(why)
+}
+
+// readRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
+// and names the file in an I/O error.
+func readRecords(ctx context.Context, in Input, opts Options, fn func(record)) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+		fn(rec)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return nil
+}
+
+func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	return readRecords(ctx, in, opts, newGeminiCalls(in.Name, opts, set).streamRecord)
+}
+
+// streamRecord reads one stream-json line: every line is used or counted as a skip.
+func (g *geminiCalls) streamRecord(rec record) {
+	src := findings.Source{File: g.name, Line: rec.Line}
+	if rec.Problem != "" {
+		g.set.Problemf(src, "unreadable record", "%s", rec.Problem)
+		return
+	}
+	var r geminiStreamRecord
+	if err := json.Unmarshal(rec.Data, &r); err != nil {
+		g.set.Problemf(src, skipBadJSON, "not a Gemini stream-json record: %v", err)
+		return
+	}
+	switch r.Type {
+	case "init":
+		g.session = r.SessionID
+		g.set.Skip(skipGeminiStart)
+	case "tool_use":
+		g.call(r.ToolID, r.ToolName, r.Parameters, r.Timestamp)
+		g.set.Skip(skipToolCall)
+	case "tool_result":
+		g.count(g.streamResult(r, src))
+	case "result":
+		g.set.Skip(skipGeminiEnd)
+	case "message":
+		g.set.Skip(skipGeminiText)
+	default:
+		g.set.Skip(skipNotHook)
+	}
+}
+
+// streamResult settles a call from its tool_result.
+func (g *geminiCalls) streamResult(r geminiStreamRecord, src findings.Source) (bool, string) {
+	text := jsonString(r.Output)
+	if r.Error != nil && r.Error.Message != "" {
+		text = r.Error.Message
+	}
+	blocked := r.Status == "error" && strings.HasPrefix(text, geminiBlockPrefix)
+	if !blocked {
+		delete(g.calls, r.ToolID)
+		if r.Status == "error" && strings.HasPrefix(text, "Tool result blocked: ") {
+			return false, skipGeminiAfter
+		}
+		return false, skipGeminiResult
+	}
+	return g.block(r.ToolID, strings.TrimPrefix(text, geminiBlockPrefix), src)
+}

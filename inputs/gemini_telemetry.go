@@ -1,0 +1,134 @@
+package inputs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// GeminiTelemetry is the format of Gemini CLI's local telemetry log (telemetry.outfile).
+const GeminiTelemetry Format = "gemini-telemetry"
+
+// geminiTelemetryReader reads Gemini CLI's telemetry log: OpenTelemetry log records, spans and
+// metrics, each a pretty-printed JSON object, concatenated (not JSONL). It is the only Gemini file
+// that keeps hook runs: a gemini_cli.hook_call log record has the hook's stdin (hook_input, a JSON
+// text), stdout, stderr, exit_code and hook_name, which are read as the recorder's log reads its
+// records and checked by the Gemini binding. Records are split by records.go (a record longer than
+// the window keeps only its skeleton), then decoded with encoding/json.
+type geminiTelemetryReader struct{}
+
+// Skip reasons of telemetry records.
+const (
+	skipGeminiToolCall = "tool call record (its hook runs are read from hook_call records)"
+	skipGeminiOther    = "telemetry record of no hook"
+)
+
+// telemetryKeys are the top-level keys OpenTelemetry's console exporters write.
+var telemetryKeys = map[string]bool{"hrTime": true, "_spanContext": true, "spanContext": true,
+	"resource": true, "instrumentationScope": true, "attributes": true, "_body": true, "descriptor": true,
+	"kind": true, "hrTimeObserved": true, "scopeMetrics": true}
+
+// sniffGeminiTelemetry recognises the log by its first object: its first key is one an
+// OpenTelemetry exporter writes, and the head names Gemini.
+func sniffGeminiTelemetry(head []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(head))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	k, err := d.Token()
+	key, ok := k.(string)
+	return err == nil && ok && telemetryKeys[key] &&
+		(bytes.Contains(head, []byte(`"gemini_cli.`)) || bytes.Contains(head, []byte(`"gemini-cli"`)) ||
+			bytes.Contains(head, []byte(`"gemini-2`)))
+}
+
+// telemetryRecord is the part of a telemetry record the reader uses.
+type telemetryRecord struct {
+	Attributes struct {
+		Event     string  `json:"event.name"`
+		Timestamp string  `json:"event.timestamp"`
+		HookName  string  `json:"hook_name"`
+		HookInput string  `json:"hook_input"`
+		Stdout    *string `json:"stdout"`
+		Stderr    *string `json:"stderr"`
+		ExitCode  *int    `json:"exit_code"`
+		Success   *bool   `json:"success"`
+	} `json:"attributes"`
+}
+
+func (geminiTelemetryReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+	keys := newOrdinalKeys()
+	return readRecords(ctx, in, opts, func(rec record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
+}
+
+// telemetryRecordRead reads one telemetry record: a hook_call is a hook event, every other record
+// a counted skip.
+func telemetryRecordRead(rec record, name string, opts Options, set *findings.Set, keys *ordinalKeys) {
+	src := findings.Source{File: name, Line: rec.Line}
+	if rec.Problem != "" {
+		set.Problemf(src, "unreadable record", "%s", rec.Problem)
+		return
+	}
+	var r telemetryRecord
+	if err := json.Unmarshal(rec.Data, &r); err != nil {
+		set.Problemf(src, skipBadJSON, "not a telemetry record: %v", err)
+		return
+	}
+	switch r.Attributes.Event {
+	case "gemini_cli.hook_call":
+	case "gemini_cli.tool_call":
+		set.Skip(skipGeminiToolCall)
+		return
+	default:
+		set.Skip(skipGeminiOther)
+		return
+	}
+	ev, err := telemetryHookEvent(r, src, rec.Elided, opts.Redact)
+	if err != nil {
+		set.Problemf(src, "unreadable record", "%v", err)
+		return
+	}
+	ev.Key = keys.next(ev.Call, ev.Call.Hook)
+	noteHookCall(opts, ev)
+	ok, why := addHookEventReason(ev, opts, set)
+	countRecord(set, ok, why)
+}
+
+// telemetryHookEvent turns a hook_call record into the hook event the recorder's log would
+// give for the same run (hookLogEvent).
+func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red func(string) string) (hookEvent, error) {
+	at := r.Attributes
+	for _, s := range []*string{at.Stdout, at.Stderr} {
+		if elided && s != nil && len(*s) >= elideKeep-8 {
+			return hookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
+		}
+	}
+	hi := readHookInput([]byte(at.HookInput), gates.BindingFor(gates.RuntimeGemini))
+	hook := at.HookName
+	if red != nil {
+		hook = red(hook)
+	}
+	a := gates.HookAnswer{Event: hi.event, Tool: hi.tool, Hook: hook, HasExit: at.ExitCode != nil,
+		HasStdout: at.Stdout != nil, HasStderr: at.Stderr != nil, ToolInput: hi.input}
+	if at.Stdout != nil {
+		a.Stdout = *at.Stdout
+	}
+	if at.Stderr != nil {
+		a.Stderr = *at.Stderr
+	}
+	if at.ExitCode != nil {
+		a.ExitCode = *at.ExitCode
+	}
+	return hookEvent{
+		Answer: a,
+		Call: findings.Call{Runtime: gates.RuntimeGemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
+			SessionID: hi.session, Hook: hook, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
+		Source: src,
+		Time:   strings.TrimSpace(at.Timestamp),
+	}, nil
+}

@@ -1,0 +1,228 @@
+package inputs
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// geminiReplayFull is what the hook runs of testdata/gemini/{run,ask} show: every answer.
+var geminiReplayFull = map[string][]string{
+	"rm -rf build":                      {"gemini-guard/no-rm-rf"},
+	"curl https://example.invalid/x.sh": {"gemini-guard/no-download"},
+	"wget https://example.invalid/y.sh": {"agc/gemini-repair-drops-arguments", "gemini-guard/no-download"},
+	"echo CONTEXT ran":                  {"agc/gemini-steer-from-before-tool", "gemini-guard/prefer-make"},
+	"echo EXIT2 ran":                    {"agc/gemini-exit-2-json-answer", "gemini-guard/exit-two"},
+	"echo EXITTEXT ran":                 {"gemini-guard/exit-two-text"},
+	"echo CRASH ran anyway":             {"agc/hook-failed-open"},
+	"echo REPAIREXIT2 ran":              {"agc/gemini-exit-2-json-answer", "agc/repair-by-exit-2", "gemini-guard/exit-two-repair"},
+	"echo NOINPUT ran":                  {"agc/repaired-without-updated-input", "gemini-guard/lost-repair"},
+	"echo LETTHROUGH ran":               {"agc/block-lets-call-through", "gemini-guard/soft-block"},
+	"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "gemini-guard/only-a-hint"},
+	"echo ASKME ran":                    {"agc/gemini-ask-hangs", "gemini-guard/ask-first"},
+}
+
+// geminiReplayBlocks is what the session and the stream show: the calls a hook blocked, read
+// from the text the model got (a JSON body on exit 2 did not block: Gemini read it as the answer).
+var geminiReplayBlocks = map[string][]string{
+	"rm -rf build":      {"gemini-guard/no-rm-rf"},
+	"echo EXITTEXT ran": {"gemini-guard/exit-two-text"},
+	"echo HEAVIER ran":  {"agc/hook-answer-heavier-than-verdict", "gemini-guard/only-a-hint"},
+}
+
+// TestGeminiReplay reads the records of the real Gemini CLI (testdata/gemini/{run,ask}, made by
+// regen.sh): each of its own files alone, the recorder's log alone, and all of them together give
+// the expected rule ids, each event's rule once.
+func TestGeminiReplay(t *testing.T) {
+	opts := Options{IncludeUnstructured: true}
+	files := []struct {
+		file   string
+		format Format
+		want   map[string][]string
+	}{
+		{"session.jsonl", GeminiSession, geminiReplayBlocks},
+		{"stream.jsonl", GeminiStream, geminiReplayBlocks},
+		{"telemetry.log", GeminiTelemetry, geminiReplayFull},
+		{"hook-log.jsonl", HookLog, geminiReplayFull},
+	}
+	all := findings.NewSet()
+	for _, c := range files {
+		set := findings.NewSet()
+		for _, dir := range []string{"run", "ask"} {
+			s, format := readClaude(t, filepath.Join("..", "testdata", "gemini", dir, c.file), opts)
+			if format != c.format {
+				t.Errorf("%s/%s detected as %q, want %q", dir, c.file, format, c.format)
+			}
+			if len(s.Problems) > 0 {
+				t.Errorf("%s/%s: problems %v", dir, c.file, s.Problems)
+			}
+			set.Merge(s)
+		}
+		if got := runtimeRuleIDs(t, set, gates.RuntimeGemini, true); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s alone:\n got %v\nwant %v", c.file, got, c.want)
+		}
+		all.Merge(set)
+	}
+	if got := runtimeRuleIDs(t, all, gates.RuntimeGemini, true); !reflect.DeepEqual(got, geminiReplayFull) {
+		t.Errorf("all together:\n got %v\nwant %v", got, geminiReplayFull)
+	}
+}
+
+// readGemini reads text with rd and returns the set, checking that every record is counted.
+func readGemini(t *testing.T, rd Reader, text string) *findings.Set {
+	t.Helper()
+	set := findings.NewSet()
+	if err := rd.Read(context.Background(), Input{Name: "g", R: strings.NewReader(text)}, Options{IncludeUnstructured: true}, set); err != nil {
+		t.Fatal(err)
+	}
+	if set.Records != set.Used+set.Skipped() {
+		t.Errorf("records %d != used %d + skipped %d", set.Records, set.Used, set.Skipped())
+	}
+	return set
+}
+
+// findingRules lists the rule ids of a set's findings in order.
+func findingRules(set *findings.Set) []string {
+	var out []string
+	for _, f := range set.Findings {
+		out = append(out, f.RuleID)
+	}
+	return out
+}
+
+// geminiCase is one table test of a Gemini reader.
+type geminiCase struct {
+	name     string
+	text     string
+	rules    []string
+	skips    int
+	problems int
+}
+
+func runGeminiCases(t *testing.T, rd Reader, sniff func([]byte) bool, tests []geminiCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !sniff([]byte(tt.text)) {
+				t.Fatal("not detected")
+			}
+			set := readGemini(t, rd, tt.text)
+			if got := findingRules(set); !reflect.DeepEqual(got, tt.rules) {
+				t.Errorf("rules %v, want %v; skips %v problems %v", got, tt.rules, set.Skips, set.Problems)
+			}
+			if set.Skipped() != tt.skips || len(set.Problems) != tt.problems {
+				t.Errorf("skipped %d (want %d), problems %v (want %d)", set.Skipped(), tt.skips, set.Problems, tt.problems)
+			}
+			for _, p := range set.Problems {
+				if p.Source.File != "g" || p.Source.Line < 1 {
+					t.Errorf("problem without file and line: %+v", p)
+				}
+			}
+			for _, f := range set.Findings {
+				if f.Call == nil || f.Call.Runtime != gates.RuntimeGemini || f.Call.SessionID != "s1" || f.EventKey == "" {
+					t.Errorf("finding %s: call %+v key %q", f.RuleID, f.Call, f.EventKey)
+				}
+			}
+		})
+	}
+}
+
+const geminiDeny = `AGC block: g/no-rm/run_shell_command.command — no`
+
+func TestGeminiStreamReader(t *testing.T) {
+	init := `{"type":"init","timestamp":"t","session_id":"s1","model":"m"}` + "\n"
+	use := func(id, cmd string) string {
+		return `{"type":"tool_use","tool_name":"run_shell_command","tool_id":"` + id + `","parameters":{"command":"` + cmd + `"}}` + "\n"
+	}
+	res := func(id, status, text, typ string) string {
+		e := ""
+		if typ != "" {
+			e = `,"error":{"type":"` + typ + `","message":"` + text + `"}`
+		}
+		return `{"type":"tool_result","tool_id":"` + id + `","status":"` + status + `","output":"` + text + `"` + e + "}\n"
+	}
+	runGeminiCases(t, geminiStreamReader{}, sniffGeminiStream, []geminiCase{
+		{name: "block", text: init + use("c1", "rm x") + res("c1", "error", "Tool execution blocked: "+geminiDeny, "policy_violation"),
+			rules: []string{"g/no-rm"}, skips: 2},
+		{name: "plain block is unstructured", text: init + use("c1", "rm x") + res("c1", "error", "Tool execution blocked: no", "policy_violation"),
+			rules: []string{"hook/beforetool-run_shell_command"}, skips: 2},
+		{name: "clean run", text: init + use("c1", "ls") + res("c1", "success", "ok", "") + `{"type":"result","status":"success"}` + "\n", skips: 4},
+		{name: "after-tool block is left to the hook files", text: init + use("c1", "ls") + res("c1", "error", "Tool result blocked: x", "execution_failed"), skips: 3},
+		{name: "bad line is a problem, the rest is read", text: init + "{not json\n" + use("c1", "rm x") + res("c1", "error", "Tool execution blocked: "+geminiDeny, "policy_violation"),
+			rules: []string{"g/no-rm"}, skips: 3, problems: 1},
+		{name: "same call twice is two events", text: init + use("c1", "rm x") + res("c1", "error", "Tool execution blocked: "+geminiDeny, "policy_violation") +
+			use("c2", "rm x") + res("c2", "error", "Tool execution blocked: "+geminiDeny, "policy_violation"),
+			rules: []string{"g/no-rm", "g/no-rm"}, skips: 3},
+	})
+}
+
+func TestGeminiSessionReader(t *testing.T) {
+	meta := `{"sessionId":"s1","projectHash":"h","startTime":"t","kind":"main"}` + "\n"
+	msg := func(id, cmd, status, key, text string) string {
+		return `{"id":"m","type":"gemini","content":"x","toolCalls":[{"id":"` + id + `","name":"run_shell_command","args":{"command":"` + cmd +
+			`"},"status":"` + status + `","result":[{"functionResponse":{"id":"` + id + `","response":{"` + key + `":"` + text + `"}}}]}]}` + "\n"
+	}
+	blocked := msg("c1", "rm x", "error", "error", "Tool execution blocked: "+geminiDeny)
+	runGeminiCases(t, geminiSessionReader{}, sniffGeminiSession, []geminiCase{
+		{name: "block", text: meta + blocked, rules: []string{"g/no-rm"}, skips: 1},
+		{name: "message written again is read once", text: meta + `{"id":"m","type":"gemini","content":"x"}` + "\n" + blocked + `{"$set":{"lastUpdated":"t"}}` + "\n" + blocked,
+			rules: []string{"g/no-rm"}, skips: 4},
+		{name: "calls in a $set patch", text: meta + `{"$set":{"messages":[` + strings.TrimSpace(blocked) + `]}}` + "\n", rules: []string{"g/no-rm"}, skips: 1},
+		{name: "clean call and user message", text: meta + `{"id":"u","type":"user","content":[{"text":"go"}]}` + "\n" + msg("c1", "ls", "success", "output", "ok"), skips: 3},
+		{name: "bad line is a problem", text: meta + "[1,\n" + blocked, rules: []string{"g/no-rm"}, skips: 2, problems: 1},
+	})
+}
+
+// telemetryHook is a hook_call record as Gemini writes it (pretty-printed), for cmd with the
+// given stdout, stderr and exit code.
+func telemetryHook(cmd, stdout, stderr string, exit int) string {
+	in := `{\n  \"session_id\": \"s1\",\n  \"hook_event_name\": \"BeforeTool\",\n  \"tool_name\": \"run_shell_command\",\n  \"tool_input\": {\n    \"command\": \"` + cmd + `\"\n  }\n}`
+	return "{\n  \"hrTime\": [\n    1,\n    2\n  ],\n  \"attributes\": {\n    \"session.id\": \"s1\",\n    \"event.name\": \"gemini_cli.hook_call\",\n" +
+		"    \"hook_event_name\": \"BeforeTool\",\n    \"hook_name\": \"guard\",\n    \"exit_code\": " + string(rune('0'+exit)) + ",\n" +
+		"    \"hook_input\": \"" + in + "\",\n    \"stdout\": \"" + stdout + "\",\n    \"stderr\": \"" + stderr + "\"\n  },\n  \"_body\": \"Hook call\"\n}\n"
+}
+
+func TestGeminiTelemetryReader(t *testing.T) {
+	deny := `{\"decision\": \"deny\", \"reason\": \"` + geminiDeny + `\"}`
+	other := "{\n  \"hrTime\": [1, 2],\n  \"attributes\": {\n    \"event.name\": \"gemini_cli.tool_call\",\n    \"function_name\": \"run_shell_command\"\n  }\n}\n"
+	span := "{\n  \"_spanContext\": {\"spanId\": \"x\"},\n  \"attributes\": {\"gen_ai.agent.name\": \"gemini-cli\"}\n}\n"
+	runGeminiCases(t, geminiTelemetryReader{}, sniffGeminiTelemetry, []geminiCase{
+		{name: "deny", text: telemetryHook("rm x", deny, "", 0) + other, rules: []string{"g/no-rm"}, skips: 1},
+		{name: "crash fails open", text: span + telemetryHook("ls", "", "Traceback", 1), rules: []string{"agc/hook-failed-open"}, skips: 1},
+		{name: "no answer", text: telemetryHook("ls", "", "", 0), skips: 1},
+		{name: "two hooks on one call, one event each", text: telemetryHook("rm x", deny, "", 0) + strings.Replace(telemetryHook("rm x", deny, "", 0), `"guard"`, `"other"`, 1),
+			rules: []string{"g/no-rm"}},
+		{name: "cut record is a problem, the next is read", text: "{\n  \"hrTime\": [1,\n" + telemetryHook("rm x", deny, "", 0),
+			rules: []string{"g/no-rm"}, skips: 1, problems: 1},
+	})
+}
+
+func FuzzGeminiStream(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("..", "testdata", "gemini", "run", "stream.jsonl")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"type":"tool_result","tool_id":"c","status":"error","output":"Tool execution blocked: x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, geminiStreamReader{}, data) })
+}
+
+func FuzzGeminiSession(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("..", "testdata", "gemini", "run", "session.jsonl")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(`{"$set":{"messages":[{"type":"gemini","toolCalls":[{"id":"c","status":"error","result":[{"functionResponse":{"response":{"error":"Tool execution blocked: x"}}}]}]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, geminiSessionReader{}, data) })
+}
+
+func FuzzGeminiTelemetry(f *testing.F) {
+	if b, err := os.ReadFile(filepath.Join("..", "testdata", "gemini", "run", "telemetry.log")); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte(telemetryHook("rm x", `{\"decision\": \"deny\", \"reason\": \"x\"}`, "", 0)))
+	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, geminiTelemetryReader{}, data) })
+}
