@@ -68,3 +68,14 @@ func TestReadmeFormats(t *testing.T) {
 	}
 	t.Errorf("README.md has no line %q listing the formats", flag+"auto|…")
 }
+
+// TestActionFormats keeps the format input's description in action.yml naming every format.
+func TestActionFormats(t *testing.T) {
+	data, err := os.ReadFile("../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "one of " + formatList() + "."; !strings.Contains(string(data), want) {
+		t.Errorf("action.yml's format description does not list the formats collect accepts: want %q in it", want)
+	}
+}
