@@ -3,6 +3,7 @@ package gates
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // RuntimeCodex is OpenAI Codex CLI's runtime id.
@@ -20,18 +21,24 @@ func (codexCLI) Events() []string { return []string{"PreToolUse", "PostToolUse"}
 // CallFields: Codex presents its shell tool (exec_command) to hooks as Bash with a command.
 func (codexCLI) CallFields() []string { return []string{"command"} }
 
-// EditTools: apply_patch was not offered in the replays, so no edit tool is verified yet.
-func (codexCLI) EditTools() []string { return nil }
+// EditTools: apply_patch, read from Codex's documented input (codex_patch.go); the replays never
+// offered it, so it is not verified with the runtime.
+func (codexCLI) EditTools() []string { return []string{"apply_patch"} }
 
 func (codexCLI) ConfigFiles() []string { return []string{".codex/hooks.json"} }
 
-// ToolCall reads the command of a Bash call (Codex's exec_command as hooks see it).
+// ToolCall reads the command of a Bash call (Codex's exec_command as hooks see it), and the file
+// and added lines of an apply_patch call, whose "command" is the patch.
 func (codexCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
 	var in map[string]json.RawMessage
-	if (tool != "Bash" && tool != "") || len(input) == 0 || json.Unmarshal(input, &in) != nil {
+	if (tool != "Bash" && tool != "apply_patch" && tool != "") || len(input) == 0 || json.Unmarshal(input, &in) != nil {
 		return ToolCall{}
 	}
-	return ToolCall{Command: rawString(in["command"])}
+	cmd := rawString(in["command"])
+	if tool == "apply_patch" || (tool == "" && strings.HasPrefix(cmd, "*** Begin Patch")) {
+		return patchCall(cmd)
+	}
+	return ToolCall{Command: cmd}
 }
 
 // Checks are the Codex binding's own checks, the Claude Code PreToolUse checks that hold for Codex
