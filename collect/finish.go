@@ -201,7 +201,14 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 	}
 	f.Source.File = red.String(f.Source.File)
 	a := anc.Anchor(f)
+	// red.Finding redacts the call once more (its input is decoded, redacted and encoded again):
+	// done here through the memo, once per call rather than once per finding.
+	call := a.Call
+	a.Call = nil
 	g := red.Finding(a)
+	if call != nil {
+		g.Call = calls.redacted(call)
+	}
 	if a.Location != nil && g.Location.Path != a.Location.Path {
 		// The place anchoring chose (a fallback file) has a secret in its own name.
 		g.Location, hidden = nil, true
