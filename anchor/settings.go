@@ -172,16 +172,27 @@ func findHook(all []*settings, hook, event string) (*settings, int, bool) {
 	if hook == "" {
 		return nil, 0, false
 	}
-	prog := hookprog.Of(hook)
-	key := prog.Key()
+	// The hook's program is parsed (a shell parse) only when the plain matchers found nothing
+	// and there is a command to compare it with: most findings never need it.
+	var (
+		prog   hookprog.Program
+		key    string
+		parsed bool
+	)
+	parse := func() {
+		if !parsed {
+			prog, parsed = hookprog.Of(hook), true
+			key = prog.Key()
+		}
+	}
 	matchers := []func(hookCommand) bool{
 		func(c hookCommand) bool { return strings.TrimSpace(c.command) == hook || c.name == hook },
 		func(c hookCommand) bool {
 			s := strings.TrimSpace(c.command)
 			return len(s) >= 8 && len(hook) >= 8 && (strings.Contains(s, hook) || strings.Contains(hook, s))
 		},
-		func(c hookCommand) bool { return key != "" && c.prog.Key() == key },
-		func(c hookCommand) bool { return prog.Name != "" && c.prog.Name == prog.Name },
+		func(c hookCommand) bool { parse(); return key != "" && c.prog.Key() == key },
+		func(c hookCommand) bool { parse(); return prog.Name != "" && c.prog.Name == prog.Name },
 	}
 	for _, m := range matchers {
 		for _, sameEvent := range []bool{true, false} {

@@ -61,8 +61,9 @@ type redactedInput struct{ raw, redacted []byte }
 // callMemoSize bounds the calls and the inputs a callMemo holds (each worker's last few records).
 const callMemoSize = 16
 
-// redacted is red.Call(*c), computed once per call and its input once per content.
-func (m *callMemo) redacted(c *findings.Call) *findings.Call {
+// redacted is red.Call(*c), computed once per call and its input once per content; with
+// inputDone, c's input is already redacted and kept as it is.
+func (m *callMemo) redacted(c *findings.Call, inputDone bool) *findings.Call {
 	m.mu.Lock()
 	r, ok := m.done[c]
 	m.mu.Unlock()
@@ -72,7 +73,10 @@ func (m *callMemo) redacted(c *findings.Call) *findings.Call {
 	bare := *c
 	bare.Input = nil
 	r = m.red.Call(bare)
-	r.Input = m.input(c.Input)
+	r.Input = c.Input
+	if !inputDone {
+		r.Input = m.input(c.Input)
+	}
 	m.mu.Lock()
 	if m.done == nil || len(m.done) >= callMemoSize {
 		m.done = make(map[*findings.Call]*findings.Call, callMemoSize)
@@ -195,13 +199,21 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 		}
 	}
 	if f.Call != nil {
-		c := calls.redacted(f.Call)
+		c := calls.redacted(f.Call, false)
 		hidden = hidden || c.FilePath != f.Call.FilePath
 		f.Call = c
 	}
 	f.Source.File = red.String(f.Source.File)
 	a := anc.Anchor(f)
+	// red.Finding redacts the call once more: done here through the memo, once per call rather
+	// than once per finding. Its input (json:"-", read by anchoring only, which is done) was
+	// redacted above and is kept as it is, not decoded, redacted and encoded a second time.
+	call := a.Call
+	a.Call = nil
 	g := red.Finding(a)
+	if call != nil {
+		g.Call = calls.redacted(call, true)
+	}
 	if a.Location != nil && g.Location.Path != a.Location.Path {
 		// The place anchoring chose (a fallback file) has a secret in its own name.
 		g.Location, hidden = nil, true

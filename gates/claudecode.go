@@ -208,7 +208,9 @@ func view(a HookAnswer) answerView {
 		t := strings.TrimSpace(a.Stdout)
 		if strings.HasPrefix(t, "{") {
 			var o hookOutput
-			if err := json.Unmarshal([]byte(t), &o); err != nil {
+			if fast, ok := fastHookOutput([]byte(t)); ok {
+				v.out = fast
+			} else if err := json.Unmarshal([]byte(t), &o); err != nil {
 				v.badJSON = true
 				v.badWhy = "answered with stdout that begins with \"{\" but is not valid JSON"
 				var any map[string]json.RawMessage
