@@ -18,11 +18,10 @@ import (
 // fastMaxDepth is how deep unknown values may nest before the fast path gives up.
 const fastMaxDepth = 64
 
-// fastReader is the state of one fast read; ok turns false, for good, when it gives up.
+// fastReader is the state of one fast read: a validating JSON reader, which gives up for good at
+// anything it does not accept, with the response's member tables on top.
 type fastReader struct {
-	data []byte
-	i    int
-	ok   bool
+	jsonscan.Reader
 }
 
 // Member names of the objects of a response, as the schema and encoding/json name them.
@@ -48,34 +47,34 @@ func fastDecode(data []byte) (*Response, bool) {
 // fastDecodePrefix reads the response that data starts with (after blanks) when it is plainly a
 // valid AGC 0.x response, and returns the offset just after it; what follows is not read.
 func fastDecodePrefix(data []byte) (*Response, int, bool) {
-	d := &fastReader{data: data, ok: true}
-	d.space()
-	start := d.i
+	d := &fastReader{jsonscan.NewReader(data)}
+	d.Space()
+	start := d.Offset()
 	r := &Response{}
 	seen := d.object(responseNames, func(k int) { d.responseMember(r, k) })
 	// The bytes outside strings were all ASCII JSON, so this covers every byte the value has.
-	if !d.ok || seen&0b1111 != 0b1111 || !utf8.Valid(data[start:d.i]) {
+	if !d.OK() || seen&0b1111 != 0b1111 || !utf8.Valid(data[start:d.Offset()]) {
 		return nil, 0, false
 	}
 	if r.Verdict != Pass && len(r.Findings) == 0 { // the schema's if/then
 		return nil, 0, false
 	}
-	return r, d.i, true
+	return r, d.Offset(), true
 }
 
 // responseMember reads the value of the response's member responseNames[k].
 func (d *fastReader) responseMember(r *Response, k int) {
 	switch k {
 	case 0:
-		if v := d.rawStr(); string(v) == "0.1" {
+		if v := d.Str(); string(v) == "0.1" {
 			r.AGC = "0.1" // one copy for every response
 		} else {
 			r.AGC = string(v)
-			d.check(isAGCVersion(r.AGC))
+			d.Check(isAGCVersion(r.AGC))
 		}
 	case 1:
 		seen := d.object(gateNames, func(k int) { d.gateMember(&r.Gate, k) })
-		d.check(seen&0b11 == 0b11)
+		d.Check(seen&0b11 == 0b11)
 	case 2:
 		r.Verdict = d.verdict()
 	case 3:
@@ -85,7 +84,7 @@ func (d *fastReader) responseMember(r *Response, k int) {
 		d.object(subjectNames, func(k int) { d.subjectMember(r.Subject, k) })
 	case 5:
 		r.At = d.str()
-		d.check(isRFC3339(r.At))
+		d.Check(isRFC3339(r.At))
 	}
 }
 
@@ -94,15 +93,15 @@ func (d *fastReader) gateMember(g *Gate, k int) {
 	switch k {
 	case 0:
 		g.ID = d.str()
-		d.check(isID(g.ID))
+		d.Check(isID(g.ID))
 	case 1:
-		switch string(d.rawStr()) {
+		switch string(d.Str()) {
 		case string(Runtime):
 			g.Kind = Runtime
 		case string(Judgment):
 			g.Kind = Judgment
 		default:
-			d.fail()
+			d.Fail()
 		}
 	case 2:
 		g.Version = d.str()
@@ -130,22 +129,22 @@ func (d *fastReader) subjectMember(s *Subject, k int) {
 
 // findings reads the array of findings.
 func (d *fastReader) findings() []Finding {
-	if !d.take('[') {
+	if !d.Take('[') {
 		return nil
 	}
 	out := []Finding{}
-	d.space()
-	if d.ok && d.peek() == ']' {
-		d.i++
+	d.Space()
+	if d.OK() && d.Peek() == ']' {
+		d.Take(']')
 		return out
 	}
-	for d.ok {
+	for d.OK() {
 		var f Finding
 		seen := d.object(findingNames, func(k int) { d.findingMember(&f, k) })
-		d.check(seen&0b11 == 0b11)
+		d.Check(seen&0b11 == 0b11)
 		out = append(out, f)
-		d.space()
-		if !d.ok || d.sep(']') {
+		d.Space()
+		if !d.OK() || d.Sep(']') {
 			break
 		}
 	}
@@ -157,17 +156,17 @@ func (d *fastReader) findingMember(f *Finding, k int) {
 	switch k {
 	case 0:
 		f.Rule = d.str()
-		d.check(isID(f.Rule))
+		d.Check(isID(f.Rule))
 	case 1:
 		f.Message = d.str()
-		d.check(f.Message != "")
+		d.Check(f.Message != "")
 	case 2:
 		f.Verdict = d.verdict()
 	case 3:
 		f.Target = d.str()
-		d.check(isTarget(f.Target))
+		d.Check(isTarget(f.Target))
 	case 4:
-		switch string(d.rawStr()) {
+		switch string(d.Str()) {
 		case "error":
 			f.Severity = "error"
 		case "warning":
@@ -175,12 +174,12 @@ func (d *fastReader) findingMember(f *Finding, k int) {
 		case "note":
 			f.Severity = "note"
 		default:
-			d.fail()
+			d.Fail()
 		}
 	case 5:
 		f.Location = &Location{}
 		seen := d.object(locationNames, func(k int) { d.locationMember(f.Location, k) })
-		d.check(seen&1 == 1)
+		d.Check(seen&1 == 1)
 	case 6:
 		f.Repair = &Repair{}
 		seen := d.object(repairNames, func(k int) {
@@ -190,7 +189,7 @@ func (d *fastReader) findingMember(f *Finding, k int) {
 				f.Repair.After = d.str()
 			}
 		})
-		d.check(seen&0b10 == 0b10)
+		d.Check(seen&0b10 == 0b10)
 	case 7:
 		f.HelpURI = d.str()
 	}
@@ -200,7 +199,7 @@ func (d *fastReader) findingMember(f *Finding, k int) {
 func (d *fastReader) locationMember(l *Location, k int) {
 	if k == 0 {
 		l.Path = d.str()
-		d.check(l.Path != "")
+		d.Check(l.Path != "")
 		return
 	}
 	n := d.line()
@@ -218,7 +217,7 @@ func (d *fastReader) locationMember(l *Location, k int) {
 
 // verdict reads a verdict word.
 func (d *fastReader) verdict() Verdict {
-	switch string(d.rawStr()) {
+	switch string(d.Str()) {
 	case string(Pass):
 		return Pass
 	case string(Steer):
@@ -228,25 +227,13 @@ func (d *fastReader) verdict() Verdict {
 	case string(Block):
 		return Block
 	}
-	d.fail()
+	d.Fail()
 	return ""
 }
 
 // line reads a line or column: a plain integer literal from 1 to 2^31-1. Anything else (1.0,
 // 1e0, out of range) is left to the validator.
-func (d *fastReader) line() int {
-	n, j := 0, d.i
-	for ; j < len(d.data) && j-d.i <= 10 && d.data[j] >= '0' && d.data[j] <= '9'; j++ {
-		n = n*10 + int(d.data[j]-'0')
-	}
-	if j == d.i || d.data[d.i] == '0' || j-d.i > 10 || n > 1<<31-1 ||
-		j < len(d.data) && (d.data[j] == '.' || d.data[j] == 'e' || d.data[j] == 'E') {
-		d.fail()
-		return 0
-	}
-	d.i = j
-	return n
-}
+func (d *fastReader) line() int { return d.Count(1<<31 - 1) }
 
 // object reads an object whose known member names are names: for each known member it calls
 // member with the name's index, the reader standing at the value; it skips the values of the
@@ -254,20 +241,20 @@ func (d *fastReader) line() int {
 // known member, on a name with escapes or non-ASCII bytes, and on an unknown name that
 // encoding/json would take for a known one (it matches names ignoring case).
 func (d *fastReader) object(names []string, member func(k int)) (seen uint32) {
-	if !d.take('{') {
+	if !d.Take('{') {
 		return 0
 	}
-	d.space()
-	if d.ok && d.peek() == '}' {
-		d.i++
+	d.Space()
+	if d.OK() && d.Peek() == '}' {
+		d.Take('}')
 		return 0
 	}
-	for d.ok {
-		key := d.plainKey()
-		d.space()
-		d.check(d.take(':'))
-		d.space()
-		if !d.ok {
+	for d.OK() {
+		key := d.PlainString()
+		d.Space()
+		d.Take(':')
+		d.Space()
+		if !d.OK() {
 			return seen
 		}
 		switch k := nameIndex(names, key); {
@@ -275,32 +262,16 @@ func (d *fastReader) object(names []string, member func(k int)) (seen uint32) {
 			seen |= 1 << k
 			member(k)
 		case k >= 0 || foldsToName(names, key):
-			d.fail()
+			d.Fail()
 		default:
-			d.skipValue(1)
+			d.Skip(fastMaxDepth)
 		}
-		d.space()
-		if !d.ok || d.sep('}') {
+		d.Space()
+		if !d.OK() || d.Sep('}') {
 			break
 		}
 	}
 	return seen
-}
-
-// sep reads the ',' between members or elements, or the closing byte; it reports whether the
-// container ended (or the reader gave up).
-func (d *fastReader) sep(closing byte) bool {
-	switch d.peek() {
-	case ',':
-		d.i++
-		d.space()
-		return false
-	case closing:
-		d.i++
-		return true
-	}
-	d.fail()
-	return true
 }
 
 // nameIndex is the index of key in names, or -1.
@@ -340,48 +311,5 @@ func asciiEqualFold(n string, key []byte) bool {
 	return true
 }
 
-// plainKey reads a member name that has no escapes and only ASCII bytes; it gives up on others.
-func (d *fastReader) plainKey() []byte {
-	if !d.take('"') {
-		return nil
-	}
-	for j := d.i; j < len(d.data); j++ {
-		switch c := d.data[j]; {
-		case c == '"':
-			key := d.data[d.i:j]
-			d.i = j + 1
-			return key
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			d.fail()
-			return nil
-		}
-	}
-	d.fail()
-	return nil
-}
-
 // str reads a string value, decoding its escapes.
-func (d *fastReader) str() string { return string(d.rawStr()) }
-
-// rawStr reads a string value and returns its bytes, escapes decoded; they alias the input when
-// it has no escapes.
-func (d *fastReader) rawStr() []byte {
-	if !d.take('"') {
-		return nil
-	}
-	for j := d.i; j < len(d.data); j++ {
-		switch c := d.data[j]; {
-		case c == '"':
-			s := d.data[d.i:j]
-			d.i = j + 1
-			return s
-		case c == '\\':
-			return d.escaped()
-		case c < 0x20:
-			d.fail()
-			return nil
-		}
-	}
-	d.fail()
-	return nil
-}
+func (d *fastReader) str() string { return string(d.Str()) }

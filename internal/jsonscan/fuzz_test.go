@@ -3,6 +3,9 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -10,11 +13,13 @@ import (
 // FuzzScan checks the scanner against encoding/json as the oracle: on what encoding/json accepts,
 // value ends equal json.Decoder's offsets, members and elements equal decoding, and a string
 // unquotes to what it decodes to (and fails where it fails); a Nesting fed in two pieces ends as
-// it does fed whole; InvalidUTF8 agrees with utf8.Valid.
+// it does fed whole; InvalidUTF8 agrees with utf8.Valid; a Reader accepts what json.Valid accepts
+// and reads strings and counts as encoding/json decodes them.
 func FuzzScan(f *testing.F) {
 	for _, s := range []string{
 		`{"a":1,"b":[true,null,{"c":"d\"}"}],"a":"x"}`, `[1, "two" ,{"3":[]}, -4.5e1]`, `"a\nb\u00e9\ud83d\ude00"`,
-		`"\ud83d"`, "\"\xff\"", `"\\\\"`, `{"k\u0041":{}}`, ` 12 {"x":[]} "s" [] `, `{"a":}`, `[1,]`, `{"a" 1}`,
+		`"\ud83d"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `[[[[1]]]]`, `{"a":[0,-0.5e+7,1E2,true,false,null]}`,
+		"2147483647", "2147483648", "012", "7e1", "\"\uFFFD\\ufffd\\udfff\"", "\"\xff\"", `"\\\\"`, `{"k\u0041":{}}`, ` 12 {"x":[]} "s" [] `, `{"a":}`, `[1,]`, `{"a" 1}`,
 		"{\n  \"type\": \"user\",\n  \"message\": {\"content\": [{\"type\": \"text\", \"text\": \"}]\\\"\"}]}\n}",
 	} {
 		f.Add([]byte(s), uint8(len(s)/2))
@@ -25,6 +30,7 @@ func FuzzScan(f *testing.F) {
 		}
 		checkStream(t, data)
 		checkPieces(t, data, int(cut))
+		checkReader(t, data, int(cut))
 		if json.Valid(data) {
 			checkValue(t, data, 0)
 		}
@@ -152,4 +158,116 @@ func checkArray(t *testing.T, data []byte, at int) {
 		}
 	}
 	ElementsAt(data, at, func(eat, _ int) bool { checkValue(t, data, eat); return true })
+}
+
+// checkReader checks that a Reader accepts data exactly when json.Valid does (a depth bound only
+// makes it give up sooner), and reads every string value, and a count, as encoding/json does.
+func checkReader(t *testing.T, data []byte, maxDepth int) {
+	valid := json.Valid(data)
+	// No value of n bytes nests more than n+1 deep, and encoding/json's own bound (10000 arrays or
+	// objects) needs more bytes than that.
+	if got := readsWhole(data, len(data)+1); got != valid && len(data) <= 10000 {
+		t.Fatalf("Reader.Skip over %q accepts: %v; json.Valid: %v", data, got, valid)
+	}
+	if readsWhole(data, maxDepth) && !valid {
+		t.Fatalf("Reader.Skip(%d) accepts %q, which json.Valid rejects", maxDepth, data)
+	}
+	if valid {
+		strs := NewReader(data)
+		strs.Space()
+		readStrings(t, &strs)
+	}
+	checkCount(t, data)
+}
+
+// readsWhole reports whether a Reader skips data as one value between blanks.
+func readsWhole(data []byte, maxDepth int) bool {
+	r := NewReader(data)
+	r.Space()
+	r.Skip(maxDepth)
+	r.Space()
+	return r.OK() && r.Offset() == len(data)
+}
+
+// readStrings walks the valid value at r as Skip does, reading each string with Str and checking it
+// against encoding/json; Str may give up only on a lone surrogate escape.
+func readStrings(t *testing.T, r *Reader) {
+	switch r.Peek() {
+	case '"':
+		at := r.Offset()
+		v := r.data[at:StringEnd(r.data, at)]
+		got, ok := r.Str(), r.OK()
+		var want string
+		if err := json.Unmarshal(v, &want); err != nil {
+			t.Fatalf("json.Unmarshal(%q) of valid JSON: %v", v, err)
+		}
+		if !ok {
+			if utf8.Valid(v) && !loneSurrogate(v, want) {
+				t.Fatalf("Reader.Str gives up on %q, which has no lone surrogate", v)
+			}
+			return
+		}
+		if utf8.Valid(v) && string(got) != want {
+			t.Fatalf("Reader.Str(%q) = %q, encoding/json %q", v, got, want)
+		}
+		if r.Offset() != at+len(v) {
+			t.Fatalf("Reader.Str(%q) ends at %d, not %d", v, r.Offset(), at+len(v))
+		}
+	case '{', '[':
+		readContainer(t, r)
+	default:
+		r.Skip(1)
+	}
+}
+
+// loneSurrogate reports whether the valid UTF-8 string v, which encoding/json decodes to want, has a
+// lone surrogate escape: want has a U+FFFD that neither a literal one nor a \ufffd escape explains.
+func loneSurrogate(v []byte, want string) bool {
+	explained := bytes.Count(v, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(v), []byte(`\ufffd`))
+	return strings.Count(want, "\uFFFD") > explained
+}
+
+// readContainer walks the object or array at r with readStrings.
+func readContainer(t *testing.T, r *Reader) {
+	closing := byte(']')
+	if r.Peek() == '{' {
+		closing = '}'
+	}
+	r.Take(r.Peek())
+	r.Space()
+	if r.Peek() == closing {
+		r.Take(closing)
+		return
+	}
+	for r.OK() {
+		if closing == '}' {
+			readStrings(t, r)
+			r.Space()
+			r.Take(':')
+			r.Space()
+		}
+		readStrings(t, r)
+		r.Space()
+		if !r.OK() || r.Sep(closing) {
+			return
+		}
+	}
+}
+
+// checkCount checks Count against strconv: it reads exactly the plain positive integers of int32.
+func checkCount(t *testing.T, data []byte) {
+	r := NewReader(data)
+	n := r.Count(math.MaxInt32)
+	end := r.Offset()
+	digits := end
+	for digits < len(data) && '0' <= data[digits] && data[digits] <= '9' {
+		digits++
+	}
+	lit := string(data[:digits])
+	want, err := strconv.ParseInt(lit, 10, 32)
+	plain := err == nil && want > 0 && lit[0] != '0' &&
+		(digits == len(data) || !bytes.ContainsAny(data[digits:digits+1], ".eE"))
+	if r.OK() != plain || r.OK() && (int64(n) != want || end != digits) {
+		t.Fatalf("Count(%q) = %d %v at %d; want %d %v", data, n, r.OK(), end, want, plain)
+	}
 }

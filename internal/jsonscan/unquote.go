@@ -82,6 +82,21 @@ func unescapeOne(out, b []byte, i int) ([]byte, int) {
 	return out, 0
 }
 
+// escapeLen is the length of the valid escape at b[i] == '\\' (2, or 6 for \uXXXX, a lone
+// surrogate included), or 0.
+func escapeLen(b []byte, i int) int {
+	if i+1 >= len(b) {
+		return 0
+	}
+	if strings.IndexByte("\"\\/bfnrt", b[i+1]) >= 0 {
+		return 2
+	}
+	if _, ok := hex4(b, i+2); !ok || b[i+1] != 'u' {
+		return 0
+	}
+	return 6
+}
+
 // hex4 reads four hex digits at b[i:].
 func hex4(b []byte, i int) (rune, bool) {
 	if i+4 > len(b) {
