@@ -229,10 +229,7 @@ func loneSurrogate(v []byte, want string) bool {
 
 // readContainer walks the object or array at r with readStrings.
 func readContainer(t *testing.T, r *Reader) {
-	closing := byte(']')
-	if r.Peek() == '{' {
-		closing = '}'
-	}
+	closing := r.Peek() + 2 // '{'+2 is '}', '['+2 is ']'
 	r.Take(r.Peek())
 	r.Space()
 	if r.Peek() == closing {

@@ -79,42 +79,36 @@ func (r *Reader) skip(depth, maxDepth int) {
 	switch c := r.Peek(); {
 	case c == '"':
 		r.skipString()
-	case c == '{':
-		r.i++
-		r.Space()
-		if r.Peek() == '}' {
-			r.i++
-			return
-		}
-		for r.ok {
-			r.skipString()
-			r.Space()
-			r.Take(':')
-			r.Space()
-			r.skip(depth+1, maxDepth)
-			r.Space()
-			if !r.ok || r.Sep('}') {
-				return
-			}
-		}
-	case c == '[':
-		r.i++
-		r.Space()
-		if r.Peek() == ']' {
-			r.i++
-			return
-		}
-		for r.ok {
-			r.skip(depth+1, maxDepth)
-			r.Space()
-			if !r.ok || r.Sep(']') {
-				return
-			}
-		}
+	case c == '{' || c == '[':
+		r.skipContainer(depth, maxDepth)
 	case c == '-' || '0' <= c && c <= '9':
 		r.skipNumber()
 	default:
 		r.skipLiteral()
+	}
+}
+
+// skipContainer checks and skips the object or array at depth.
+func (r *Reader) skipContainer(depth, maxDepth int) {
+	closing := r.data[r.i] + 2 // '{'+2 is '}', '['+2 is ']'
+	r.i++
+	r.Space()
+	if r.Peek() == closing {
+		r.i++
+		return
+	}
+	for r.ok {
+		if closing == '}' {
+			r.skipString()
+			r.Space()
+			r.Take(':')
+			r.Space()
+		}
+		r.skip(depth+1, maxDepth)
+		r.Space()
+		if !r.ok || r.Sep(closing) {
+			return
+		}
 	}
 }
 
@@ -214,28 +208,14 @@ func (r *Reader) Count(max int) int {
 
 // PlainString reads a string that has no escapes and only ASCII bytes, such as a member name, and
 // returns its content (aliasing the input); it gives up on any other.
-func (r *Reader) PlainString() []byte {
-	if !r.Take('"') {
-		return nil
-	}
-	for j := r.i; j < len(r.data); j++ {
-		switch c := r.data[j]; {
-		case c == '"':
-			s := r.data[r.i:j]
-			r.i = j + 1
-			return s
-		case c == '\\' || c < 0x20 || c >= 0x80:
-			r.ok = false
-			return nil
-		}
-	}
-	r.ok = false
-	return nil
-}
+func (r *Reader) PlainString() []byte { return r.str(true) }
 
 // Str reads a string and returns its bytes with escapes decoded; they alias the input when it
 // has no escapes. It gives up on a lone surrogate escape, which encoding/json turns into U+FFFD.
-func (r *Reader) Str() []byte {
+func (r *Reader) Str() []byte { return r.str(false) }
+
+// str reads a string; plain makes it give up on escapes and non-ASCII bytes.
+func (r *Reader) str(plain bool) []byte {
 	if !r.Take('"') {
 		return nil
 	}
@@ -245,9 +225,9 @@ func (r *Reader) Str() []byte {
 			s := r.data[r.i:j]
 			r.i = j + 1
 			return s
-		case c == '\\':
+		case c == '\\' && !plain:
 			return r.escaped()
-		case c < 0x20:
+		case c < 0x20 || plain && (c == '\\' || c >= 0x80):
 			r.ok = false
 			return nil
 		}
