@@ -4,7 +4,8 @@
 // string values) of which they need a few members, and the gates need to name the line of a value.
 // These functions walk such bytes in place: they neither allocate nor unescape, and they validate
 // only as much as finding an end needs (a scalar ends at the next delimiter; it is not checked).
-// Give them bytes encoding/json accepts when the answer must match it exactly.
+// Give them bytes encoding/json accepts when the answer must match it exactly. Reader is the
+// exception: it reads a value in one pass, checking the whole grammar as encoding/json does.
 //
 // Offsets are byte indexes into the slice given; -1 means the value does not end inside it.
 package jsonscan
