@@ -19,7 +19,7 @@ func FuzzScan(f *testing.F) {
 	for _, s := range []string{
 		`{"a":1,"b":[true,null,{"c":"d\"}"}],"a":"x"}`, `[1, "two" ,{"3":[]}, -4.5e1]`, `"a\nb\u00e9\ud83d\ude00"`,
 		`"\ud83d"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `[[[[1]]]]`, `{"a":[0,-0.5e+7,1E2,true,false,null]}`,
-		"2147483647", "2147483648", "012", "7e1", "\"\uFFFD\\ufffd\\udfff\"", "\"\xff\"", `"\\\\"`, `{"k\u0041":{}}`, ` 12 {"x":[]} "s" [] `, `{"a":}`, `[1,]`, `{"a" 1}`,
+		"2147483647", "2147483648", "012", "7e1", "\"a\tb\"", "\"\\n\x01\"", "\"caf\xc3\xa9\"", "\"\uFFFD\\ufffd\\udfff\"", "\"\xff\"", `"\\\\"`, `{"k\u0041":{}}`, ` 12 {"x":[]} "s" [] `, `{"a":}`, `[1,]`, `{"a" 1}`,
 		"{\n  \"type\": \"user\",\n  \"message\": {\"content\": [{\"type\": \"text\", \"text\": \"}]\\\"\"}]}\n}",
 	} {
 		f.Add([]byte(s), uint8(len(s)/2))
@@ -178,6 +178,41 @@ func checkReader(t *testing.T, data []byte, maxDepth int) {
 		readStrings(t, &strs)
 	}
 	checkCount(t, data)
+	checkStr(t, data, false)
+	checkStr(t, data, true)
+}
+
+// checkStr checks that Str (or PlainString) accepts a string at the start of data only where
+// encoding/json does, and decodes it alike; PlainString takes only ASCII without escapes.
+func checkStr(t *testing.T, data []byte, plain bool) {
+	r := NewReader(data)
+	var got []byte
+	if plain {
+		got = r.PlainString()
+	} else {
+		got = r.Str()
+	}
+	if !r.OK() {
+		return
+	}
+	v := data[:r.Offset()]
+	var want string
+	if err := json.Unmarshal(v, &want); err != nil {
+		t.Fatalf("Reader reads string %q (plain: %v), which encoding/json rejects: %v", v, plain, err)
+	}
+	if utf8.Valid(v) && string(got) != want || plain && (bytes.IndexByte(v, '\\') >= 0 || !isASCII(v)) {
+		t.Fatalf("Reader reads string %q (plain: %v) as %q, encoding/json as %q", v, plain, got, want)
+	}
+}
+
+// isASCII reports whether b is only ASCII bytes.
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // readsWhole reports whether a Reader skips data as one value between blanks.
