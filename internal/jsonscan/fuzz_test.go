@@ -164,7 +164,7 @@ func checkArray(t *testing.T, data []byte, at int) {
 // makes it give up sooner), and reads every string value, and a count, as encoding/json does.
 func checkReader(t *testing.T, data []byte, maxDepth int) {
 	valid := json.Valid(data)
-	// No value of n bytes nests more than n+1 deep, and encoding/json's own bound (10000 arrays or
+	// No value of n bytes nests more than n deep, and encoding/json's own bound (10000 arrays or
 	// objects) needs more bytes than that.
 	if got := readsWhole(data, len(data)+1); got != valid && len(data) <= 10000 {
 		t.Fatalf("Reader.Skip over %q accepts: %v; json.Valid: %v", data, got, valid)
