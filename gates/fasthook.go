@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // The fast path for a Claude Code hook's JSON answer (hookOutput): read in one pass with the
@@ -24,12 +26,12 @@ func fastHookOutput(data []byte) (*hookOutput, bool) {
 	if !utf8.Valid(data) {
 		return nil, false
 	}
-	d := &fastReader{data: data, ok: true}
-	d.space()
+	d := &fastReader{jsonscan.NewReader(data)}
+	d.Space()
 	o := &hookOutput{}
 	d.object(hookOutputNames, func(k int) { d.hookOutputMember(o, k) })
-	d.space()
-	if !d.ok || d.i != len(data) {
+	d.Space()
+	if !d.OK() || d.Offset() != len(data) {
 		return nil, false
 	}
 	return o, true
@@ -39,18 +41,8 @@ func fastHookOutput(data []byte) (*hookOutput, bool) {
 func (d *fastReader) hookOutputMember(o *hookOutput, k int) {
 	switch k {
 	case 0:
-		switch {
-		case bytes.HasPrefix(d.data[d.i:], []byte("true")):
-			t := true
-			o.Continue = &t
-		case bytes.HasPrefix(d.data[d.i:], []byte("false")):
-			f := false
-			o.Continue = &f
-		default:
-			d.fail()
-			return
-		}
-		d.skipLiteral()
+		b := d.Bool()
+		o.Continue = &b
 	case 1:
 		o.StopReason = d.raw()
 	case 2:
@@ -58,8 +50,8 @@ func (d *fastReader) hookOutputMember(o *hookOutput, k int) {
 	case 3:
 		o.Reason = d.raw()
 	case 4:
-		if d.peek() != '{' {
-			d.fail()
+		if d.Peek() != '{' {
+			d.Fail()
 			return
 		}
 		o.HSO = &hookSpecific{}
@@ -75,14 +67,12 @@ func (h *hookSpecific) member(k int) *json.RawMessage {
 
 // raw reads any value but null and returns a copy of its bytes, as json.RawMessage keeps them.
 func (d *fastReader) raw() json.RawMessage {
-	if d.peek() == 'n' {
-		d.fail() // encoding/json's handling of null is left to it
+	if d.Peek() == 'n' {
+		d.Fail() // encoding/json's handling of null is left to it
 		return nil
 	}
-	start := d.i
-	d.skipValue(1)
-	if !d.ok {
-		return nil
+	if v := d.Value(fastMaxDepth); d.OK() {
+		return bytes.Clone(v)
 	}
-	return bytes.Clone(d.data[start:d.i])
+	return nil
 }

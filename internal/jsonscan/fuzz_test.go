@@ -166,10 +166,10 @@ func checkReader(t *testing.T, data []byte, maxDepth int) {
 	valid := json.Valid(data)
 	// No value of n bytes nests more than n deep, and encoding/json's own bound (10000 arrays or
 	// objects) needs more bytes than that.
-	if got := readsWhole(data, len(data)+1); got != valid && len(data) <= 10000 {
+	if got := readsWhole(t, data, len(data)+1); got != valid && len(data) <= 10000 {
 		t.Fatalf("Reader.Skip over %q accepts: %v; json.Valid: %v", data, got, valid)
 	}
-	if readsWhole(data, maxDepth) && !valid {
+	if readsWhole(t, data, maxDepth) && !valid {
 		t.Fatalf("Reader.Skip(%d) accepts %q, which json.Valid rejects", maxDepth, data)
 	}
 	if valid {
@@ -178,6 +178,7 @@ func checkReader(t *testing.T, data []byte, maxDepth int) {
 		readStrings(t, &strs)
 	}
 	checkCount(t, data)
+	checkBool(t, data)
 	checkStr(t, data, false)
 	checkStr(t, data, true)
 }
@@ -215,13 +216,30 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// readsWhole reports whether a Reader skips data as one value between blanks.
-func readsWhole(data []byte, maxDepth int) bool {
-	r := NewReader(data)
+// readsWhole reports whether a Reader skips data as one value between blanks, checking that Skip
+// and Value agree.
+func readsWhole(t *testing.T, data []byte, maxDepth int) bool {
+	r, v := NewReader(data), NewReader(data)
 	r.Space()
+	v.Space()
 	r.Skip(maxDepth)
+	val := v.Value(maxDepth)
+	if r.OK() != v.OK() || r.OK() && !bytes.Equal(val, bytes.TrimSpace(data[:r.Offset()])) {
+		t.Fatalf("Skip and Value differ on %q: %v %v %q", data, r.OK(), v.OK(), val)
+	}
 	r.Space()
 	return r.OK() && r.Offset() == len(data)
+}
+
+// checkBool checks Bool against encoding/json on a leading true or false.
+func checkBool(t *testing.T, data []byte) {
+	r := NewReader(data)
+	got := r.Bool()
+	var want bool
+	lit := bytes.HasPrefix(data, []byte("true")) || bytes.HasPrefix(data, []byte("false"))
+	if r.OK() != lit || lit && (json.Unmarshal(data[:r.Offset()], &want) != nil || got != want) {
+		t.Fatalf("Bool(%q) = %v %v at %d", data, got, r.OK(), r.Offset())
+	}
 }
 
 // readStrings walks the valid value at r as Skip does, reading each string with Str and checking it

@@ -1,5 +1,7 @@
 package jsonscan
 
+import "bytes"
+
 // Reader reads JSON in one pass and checks the grammar of RFC 8259 as it goes, as encoding/json
 // does; unlike this package's other functions it validates every byte it passes (UTF-8 aside: check that
 // once over what was read). It never guesses: at anything it does not accept it gives up, for
@@ -86,6 +88,30 @@ func (r *Reader) skip(depth, maxDepth int) {
 	default:
 		r.skipLiteral()
 	}
+}
+
+// Value checks and skips a value as Skip does and returns its bytes, aliasing the input.
+func (r *Reader) Value(maxDepth int) []byte {
+	start := r.i
+	r.skip(1, maxDepth)
+	if !r.ok {
+		return nil
+	}
+	return r.data[start:r.i]
+}
+
+// Bool reads true or false, or gives up.
+func (r *Reader) Bool() bool {
+	switch rest := r.data[r.i:]; {
+	case bytes.HasPrefix(rest, []byte("true")):
+		r.i += len("true")
+		return true
+	case bytes.HasPrefix(rest, []byte("false")):
+		r.i += len("false")
+		return false
+	}
+	r.ok = false
+	return false
 }
 
 // skipContainer checks and skips the object or array at depth.
