@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // Encode returns rec as one JSON line ending in "\n"; HTML characters are left unescaped.
@@ -16,8 +17,8 @@ import (
 func Encode(rec Record) ([]byte, error) {
 	b := make([]byte, 0, 256+len(rec.Input)+len(rec.Stdout)+len(rec.Stderr))
 	b = appendKey(b, FieldTime, true)
-	b = appendString(b, rec.Time)
-	b = appendString(appendKey(b, FieldRuntime, false), rec.Runtime)
+	b = jsonscan.AppendString(b, rec.Time)
+	b = jsonscan.AppendString(appendKey(b, FieldRuntime, false), rec.Runtime)
 	b = appendKey(b, FieldCommand, false)
 	if rec.Command == nil {
 		b = append(b, "null"...)
@@ -27,7 +28,7 @@ func Encode(rec Record) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, w)
+			b = jsonscan.AppendString(b, w)
 		}
 		b = append(b, ']')
 	}
@@ -41,8 +42,8 @@ func Encode(rec Record) ([]byte, error) {
 		}
 	}
 	b = strconv.AppendInt(appendKey(b, FieldExitCode, false), int64(rec.ExitCode), 10)
-	b = appendString(appendKey(b, FieldStdout, false), rec.Stdout)
-	b = appendString(appendKey(b, FieldStderr, false), rec.Stderr)
+	b = jsonscan.AppendString(appendKey(b, FieldStdout, false), rec.Stdout)
+	b = jsonscan.AppendString(appendKey(b, FieldStderr, false), rec.Stderr)
 	b = appendFloat(appendKey(b, FieldDurationMS, false), rec.DurationMS)
 	b = appendOptional(b, FieldSignal, rec.Signal)
 	if rec.TimedOut {
@@ -65,7 +66,7 @@ func appendKey(b []byte, f Field, first bool) []byte {
 	} else {
 		b = append(b, ',')
 	}
-	return append(appendString(b, f.Key()), ':')
+	return append(jsonscan.AppendString(b, f.Key()), ':')
 }
 
 // appendOptional appends an omitempty string field.
@@ -73,7 +74,7 @@ func appendOptional(b []byte, f Field, s string) []byte {
 	if s == "" {
 		return b
 	}
-	return appendString(appendKey(b, f, false), s)
+	return jsonscan.AppendString(appendKey(b, f, false), s)
 }
 
 // appendCut appends an omitempty *Cut field.
@@ -84,7 +85,7 @@ func appendCut(b []byte, f Field, c *Cut) []byte {
 	b = append(appendKey(b, f, false), `{"kept":`...)
 	b = strconv.AppendInt(b, c.Kept, 10)
 	b = strconv.AppendInt(append(b, `,"size":`...), c.Size, 10)
-	b = appendString(append(b, `,"sha256":`...), c.SHA256)
+	b = jsonscan.AppendString(append(b, `,"sha256":`...), c.SHA256)
 	return append(b, '}')
 }
 
@@ -115,54 +116,4 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string as encoding/json does without HTML escaping:
-// invalid UTF-8 becomes U+FFFD, and U+2028 and U+2029 are escaped.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
 }

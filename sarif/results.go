@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // Caps on text taken from findings, so that one hostile record cannot fill the upload.
@@ -131,24 +132,24 @@ func (b *builder) appendResult(dst []byte, it *item, ruleID string, ruleIndex in
 	text := messageText(it)
 	rel := b.related(f)
 	text = linkRelated(text, rel)
-	dst = appendString(appendKey(append(dst, '{'), "ruleId", true), ruleID)
+	dst = jsonscan.AppendString(appendKey(append(dst, '{'), "ruleId", true), ruleID)
 	dst = strconv.AppendInt(appendKey(dst, "ruleIndex", false), int64(ruleIndex), 10)
-	dst = appendString(appendKey(dst, "level", false), string(it.level))
-	dst = appendString(appendKey(append(appendKey(dst, "message", false), '{'), "text", true), text)
+	dst = jsonscan.AppendString(appendKey(dst, "level", false), string(it.level))
+	dst = jsonscan.AppendString(appendKey(append(appendKey(dst, "message", false), '{'), "text", true), text)
 	if markdown {
-		dst = appendString(appendKey(dst, "markdown", false), messageMarkdown(it))
+		dst = jsonscan.AppendString(appendKey(dst, "markdown", false), messageMarkdown(it))
 	}
 	dst = append(dst, `},"locations":[{"physicalLocation":`...)
 	uri := uriOf(it.path)
 	dst = appendArtifactLocation(append(dst, `{"artifactLocation":`...), uri)
 	dst = append(reg.appendJSON(append(dst, `,"region":`...)), '}')
 	if f.Target != "" {
-		dst = appendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), findings.Cut(f.Target, maxProperty))
+		dst = jsonscan.AppendString(append(dst, `,"logicalLocations":[{"fullyQualifiedName":`...), findings.Cut(f.Target, maxProperty))
 		dst = append(dst, `,"kind":"member"}]`...)
 	}
 	dst = append(appendFindingKey(append(dst, `}],"partialFingerprints":{"`+fingerprintKey+`":"`...), it), '"')
 	if h, ok := fi.lineHash(reg.startLine); ok {
-		dst = appendString(appendKey(dst, "primaryLocationLineHash", false), h)
+		dst = jsonscan.AppendString(appendKey(dst, "primaryLocationLineHash", false), h)
 	}
 	dst = append(dst, '}')
 	if len(rel) > 0 {
@@ -221,7 +222,7 @@ func appendRelated(dst []byte, rel []relatedLoc) []byte {
 		dst = strconv.AppendInt(append(dst, `{"id":`...), int64(r.id), 10)
 		dst = appendArtifactLocation(append(dst, `,"physicalLocation":{"artifactLocation":`...), uriOf(r.path))
 		dst = append(r.reg.appendJSON(append(dst, `,"region":`...)), '}')
-		dst = appendString(append(dst, `,"message":{"text":`...), r.label)
+		dst = jsonscan.AppendString(append(dst, `,"message":{"text":`...), r.label)
 		dst = append(dst, `}}`...)
 	}
 	return append(dst, ']')
@@ -229,7 +230,7 @@ func appendRelated(dst []byte, rel []relatedLoc) []byte {
 
 // appendArtifactLocation appends {"uri":uri,"uriBaseId":"%SRCROOT%"}.
 func appendArtifactLocation(dst []byte, uri string) []byte {
-	dst = appendString(append(dst, `{"uri":`...), uri)
+	dst = jsonscan.AppendString(append(dst, `{"uri":`...), uri)
 	return append(dst, `,"uriBaseId":"`+srcRoot+`"}`...)
 }
 
@@ -243,10 +244,10 @@ func (b *builder) hasFix(it *item, reg span, fi *fileInfo) bool {
 // appendFix appends the SARIF fix of the item's repair: its region replaced by the repair's after.
 func appendFix(dst []byte, it *item, uri string, reg span) []byte {
 	gate, rule := ruleParts(it.f)
-	dst = appendString(append(dst, `{"description":{"text":`...), "Apply the repair of gate "+gate+", rule "+rule+".")
+	dst = jsonscan.AppendString(append(dst, `{"description":{"text":`...), "Apply the repair of gate "+gate+", rule "+rule+".")
 	dst = appendArtifactLocation(append(dst, `},"artifactChanges":[{"artifactLocation":`...), uri)
 	dst = reg.appendJSON(append(dst, `,"replacements":[{"deletedRegion":`...))
-	dst = appendString(append(dst, `,"insertedContent":{"text":`...), it.f.Repair.After)
+	dst = jsonscan.AppendString(append(dst, `,"insertedContent":{"text":`...), it.f.Repair.After)
 	return append(dst, `}}]}]}`...)
 }
 
@@ -400,7 +401,7 @@ func appendProperties(dst []byte, it *item) []byte {
 		if !always {
 			v = findings.Cut(v, maxProperty)
 		}
-		dst = appendString(appendKey(dst, k, n == 0), v)
+		dst = jsonscan.AppendString(appendKey(dst, k, n == 0), v)
 		n++
 	}
 	// In the order of the keys.
@@ -452,10 +453,10 @@ func appendFolded(dst []byte, also []*findings.Finding) []byte {
 			dst = append(dst, ',')
 		}
 		dst = strconv.AppendInt(appendKey(append(dst, '{'), "count", true), int64(max(f.Count, 1)), 10)
-		dst = appendString(appendKey(dst, "level", false), string(f.Level))
-		dst = appendString(appendKey(dst, "message", false), findings.Cut(findings.FirstSentence(f), maxProperty))
-		dst = appendString(appendKey(dst, "source", false), findings.Cut(findings.SourceString(f.Source), maxProperty))
-		dst = append(appendString(appendKey(dst, "verdict", false), foldedVerdict(f)), '}')
+		dst = jsonscan.AppendString(appendKey(dst, "level", false), string(f.Level))
+		dst = jsonscan.AppendString(appendKey(dst, "message", false), findings.Cut(findings.FirstSentence(f), maxProperty))
+		dst = jsonscan.AppendString(appendKey(dst, "source", false), findings.Cut(findings.SourceString(f.Source), maxProperty))
+		dst = append(jsonscan.AppendString(appendKey(dst, "verdict", false), foldedVerdict(f)), '}')
 	}
 	return append(dst, ']')
 }

@@ -20,6 +20,7 @@ func FuzzScan(f *testing.F) {
 		`{"a":1,"b":[true,null,{"c":"d\"}"}],"a":"x"}`, `[1, "two" ,{"3":[]}, -4.5e1]`, `"a\nb\u00e9\ud83d\ude00"`,
 		`"\ud83d"`, `"\udc00\ud800"`, `"\ud800\u0041"`, `[[[[1]]]]`, `{"a":[0,-0.5e+7,1E2,true,false,null]}`,
 		"2147483647", "2147483648", "012", "7e1", "\"a\tb\"", "\"\\n\x01\"", "\"caf\xc3\xa9\"", "\"\uFFFD\\ufffd\\udfff\"", "\"\xff\"", `"\\\\"`, `{"k\u0041":{}}`, ` 12 {"x":[]} "s" [] `, `{"a":}`, `[1,]`, `{"a" 1}`,
+		"ctl \x00\x1f\x7f quote \" bs \\ bad \xe2\x82 sep \u2028\u2029 <&>", // once sarif's FuzzAppendString seed
 		"{\n  \"type\": \"user\",\n  \"message\": {\"content\": [{\"type\": \"text\", \"text\": \"}]\\\"\"}]}\n}",
 	} {
 		f.Add([]byte(s), uint8(len(s)/2))
@@ -31,6 +32,7 @@ func FuzzScan(f *testing.F) {
 		checkStream(t, data)
 		checkPieces(t, data, int(cut))
 		checkReader(t, data, int(cut))
+		checkAppendString(t, string(data))
 		if json.Valid(data) {
 			checkValue(t, data, 0)
 		}
