@@ -22,6 +22,9 @@ const DefaultMaxExamples = 5
 // unchanged except that its Count is at least 1. It runs in time linear in len(fs).
 func Aggregate(fs []Finding, maxExamples int) []Finding {
 	s := NewAggregateSet(maxExamples, nil)
+	// At most one group per finding: sized once, the slices are never copied as they grow.
+	s.Findings, s.agg.groups = make([]Finding, 0, len(fs)), make([]group, 0, len(fs))
+	s.agg.index = make(map[groupKey]int32, len(fs))
 	for _, f := range fs {
 		s.place(f, -1)
 	}
