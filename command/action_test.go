@@ -26,14 +26,14 @@ const (
 
 // actionRun is one in-process run of `agc-sarif` as the container runs it.
 type actionRun struct {
-	code            int
-	stdout, stderr  string
-	outputs         map[string]string
-	summary, sarif  string
-	workspace, outF string
+	code           int
+	stdout, stderr string
+	outputs        map[string]string
+	summary, sarif string
+	workspace      string
 }
 
-// copyTree copies testdata/action/workspace into a temp workspace and adds .git/HEAD.
+// workspace copies testdata/action/workspace into a temp workspace and adds .git/HEAD.
 func workspace(t *testing.T, head string) string {
 	t.Helper()
 	dst := t.TempDir()

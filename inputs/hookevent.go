@@ -27,16 +27,10 @@ const (
 	skipNoAGC      = "hook decision without AGC response (unstructured decisions are off)"
 )
 
-// addHookEvent checks the answer against its binding and adds the findings it yields to set
+// addHookEventReason checks the answer against its binding and adds the findings it yields to set
 // (gate findings, contract breaches, and an unstructured decision when opts allow). It reports
-// whether any finding was added (new or a duplicate of an event already seen); the caller counts
-// the record with set.Use or set.Skip accordingly.
-func addHookEvent(ev hookEvent, opts Options, set *findings.Set) bool {
-	ok, _ := addHookEventReason(ev, opts, set)
-	return ok
-}
-
-// addHookEventReason is addHookEvent that also says, when nothing was added, why (a skip reason).
+// whether any finding was added (new or a duplicate of an event already seen) and, when nothing
+// was, why (a skip reason); the caller counts the record with set.Use or set.Skip accordingly.
 func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, string) {
 	fs, reason := hookEventFindings(ev, opts)
 	for _, f := range fs {

@@ -391,16 +391,6 @@ func replace(s string, spans []span) string {
 	return b.String()
 }
 
-// containsAny reports whether s holds one of the words.
-func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
-}
-
 // Finding returns f with every text field redacted — rule id, gate, rule, target, message,
 // help URI, times, the anchoring note, the paths of the location and the related locations, the
 // source's file name, the repair, every field of the call (its tool input as JSON) and the
