@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,8 +21,8 @@ import (
 // run starts the hook, streams its output, forwards signals and waits for it.
 func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	o.start = now()
-	stdout := newTee(opts.Stdout, keepOr(opts.KeepOutput, DefaultKeepOutput))
-	stderr := newTee(opts.Stderr, keepOr(opts.KeepOutput, DefaultKeepOutput))
+	stdout := newTee(noSigpipe(opts.Stdout), keepOr(opts.KeepOutput, DefaultKeepOutput))
+	stderr := newTee(noSigpipe(opts.Stderr), keepOr(opts.KeepOutput, DefaultKeepOutput))
 	keepIn := keepOr(opts.KeepInput, DefaultKeepInput)
 	defer func() {
 		if o.duration == 0 { // not started: the time it took to find that out
@@ -33,15 +32,10 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 		o.stderr, o.stderrCut = stderr.result()
 	}()
 	// A caller that stops reading our stdout must not kill us with SIGPIPE before the record
-	// is written: with SIGPIPE caught, a write to a broken pipe fails with EPIPE instead, which
-	// the tee hands on to the hook. Caught, not ignored: an ignored signal would be inherited
-	// by the hook, which must meet the broken pipe exactly as it would on its own. SIGCHLD says
-	// when to reap the hook (forwardUntilExit), so no thread sits blocked in wait.
-	pipe, chld := make(chan os.Signal, 1), make(chan os.Signal, 1)
-	signal.Notify(pipe, syscall.SIGPIPE)
-	signal.Notify(chld, syscall.SIGCHLD)
-	defer signal.Stop(pipe)
-	defer signal.Stop(chld)
+	// is written: the tees write through the raw descriptors (noSigpipe), so a write to a broken
+	// pipe fails with EPIPE instead, which the tee hands on to the hook. SIGPIPE is neither
+	// caught nor ignored, so the hook inherits its default and meets the broken pipe exactly as
+	// it would on its own.
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
 		o.startErr, o.notStart = errors.New("no hook command given"), ExitNotFound
 		fmt.Fprintf(opts.Stderr, "agc-sarif record: %v\n", o.startErr)
@@ -58,7 +52,9 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	}
 	fed := feed(opts.Stdin, outs.stdin, keepIn)
 
-	ws := forwardUntilExit(ctx, hook, opts.Signals, chld, &o)
+	exited, stop := watchExit(hook.pid)
+	ws := forwardUntilExit(ctx, hook, opts.Signals, exited, &o)
+	stop()
 	o.duration = now().Sub(o.start) // the hook's time, not the wait for unread stdin below
 	o.exitCode, o.signal = exitOf(ws)
 	outs.stdout.hookExited()
@@ -180,25 +176,28 @@ func (h *hookProcess) signal(s syscall.Signal) {
 	}
 }
 
-// reapPoll is how often forwardUntilExit checks for the hook's exit without a SIGCHLD: only a
-// safety net, as SIGCHLD is caught while the hook runs.
+// reapPoll is how often forwardUntilExit checks for the hook's exit without word from
+// watchExit: only a safety net.
 const reapPoll = 200 * time.Millisecond
 
 // forwardUntilExit passes each signal the recorder receives to the hook's process group until
-// the hook exits, and returns its wait status. The exit is noticed on SIGCHLD (chld). A
+// the hook exits, and returns its wait status. The exit is noticed on exited (watchExit). A
 // cancelled ctx counts as a SIGTERM, unless the signal that cancelled it shows up on signals
 // shortly after.
-func forwardUntilExit(ctx context.Context, hook *hookProcess, signals, chld <-chan os.Signal, o *outcome) syscall.WaitStatus {
+func forwardUntilExit(ctx context.Context, hook *hookProcess, signals <-chan os.Signal, exited <-chan struct{}, o *outcome) syscall.WaitStatus {
 	done := ctx.Done()
 	var ctxTimer <-chan time.Time
 	poll := time.NewTicker(reapPoll)
 	defer poll.Stop()
 	for {
-		if ws, exited := hook.reap(); exited {
+		if ws, done := hook.reap(); done {
 			return ws
 		}
 		select {
-		case <-chld:
+		case _, ok := <-exited:
+			if !ok {
+				exited = nil // closed: reaped above next time round; the poll is the safety net
+			}
 		case <-poll.C:
 		case sig := <-signals:
 			forward(hook, sig, o)
