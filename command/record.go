@@ -3,8 +3,6 @@ package command
 import (
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,18 +41,19 @@ func recordCommand(env *Env) *cli.Command {
 				return usageErrorf("record: no hook command given (usage: agc-sarif record [--log FILE] -- HOOK-COMMAND...)")
 			}
 			signals := make(chan os.Signal, 4)
-			signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-			defer signal.Stop(signals)
+			ready, stop := record.CatchSignals(signals)
+			defer stop()
 			code, _ := record.Run(c.Context, record.Options{
-				Command:  argv,
-				Dir:      env.Dir,
-				Stdin:    env.Stdin,
-				Stdout:   env.Stdout,
-				Stderr:   env.Stderr,
-				Log:      record.LogPath(c.String("log"), env.Getenv, env.Dir),
-				Warnings: record.WarnPath(env.Getenv),
-				Runtime:  c.String("runtime"),
-				Signals:  signals,
+				Command:      argv,
+				Dir:          env.Dir,
+				Stdin:        env.Stdin,
+				Stdout:       env.Stdout,
+				Stderr:       env.Stderr,
+				Log:          record.LogPath(c.String("log"), env.Getenv, env.Dir),
+				Warnings:     record.WarnPath(env.Getenv),
+				Runtime:      c.String("runtime"),
+				Signals:      signals,
+				SignalsReady: ready,
 			})
 			if code == ExitOK {
 				return nil

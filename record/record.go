@@ -68,7 +68,11 @@ type Options struct {
 	// Signals delivers signals the recorder received; each is forwarded to the hook's process
 	// group. nil = none. A SIGTERM received here marks the record timed_out.
 	Signals <-chan os.Signal
-	Now     func() time.Time // clock; nil = time.Now
+	// SignalsReady, when not nil, is closed once Signals catches (CatchSignals). None of the
+	// hook's output reaches Stdout or Stderr before, so a caller that signals the recorder
+	// after reading the hook's first words always has the signal forwarded.
+	SignalsReady <-chan struct{}
+	Now          func() time.Time // clock; nil = time.Now
 	// KeepOutput and KeepInput bound the bytes of each stream the record holds (0 = the
 	// defaults); longer streams still pass through whole and are logged as cut.
 	KeepOutput, KeepInput int

@@ -21,8 +21,8 @@ import (
 // run starts the hook, streams its output, forwards signals and waits for it.
 func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	o.start = now()
-	stdout := newTee(noSigpipe(opts.Stdout), keepOr(opts.KeepOutput, DefaultKeepOutput))
-	stderr := newTee(noSigpipe(opts.Stderr), keepOr(opts.KeepOutput, DefaultKeepOutput))
+	stdout := newTee(noSigpipe(opts.Stdout), keepOr(opts.KeepOutput, DefaultKeepOutput), opts.SignalsReady)
+	stderr := newTee(noSigpipe(opts.Stderr), keepOr(opts.KeepOutput, DefaultKeepOutput), opts.SignalsReady)
 	keepIn := keepOr(opts.KeepInput, DefaultKeepInput)
 	defer func() {
 		if o.duration == 0 { // not started: the time it took to find that out

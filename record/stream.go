@@ -77,17 +77,24 @@ func cutRune(b []byte) []byte {
 // When out fails (its reader went away) the error is returned, so the hook's next write meets
 // the broken pipe as it would without the recorder in between.
 type tee struct {
-	mu  sync.Mutex
-	out io.Writer
-	k   kept
+	mu   sync.Mutex
+	out  io.Writer
+	k    kept
+	gate <-chan struct{} // closed when out may be written to; nil = at once
 }
 
-func newTee(out io.Writer, limit int) *tee { return &tee{out: out, k: kept{limit: limit}} }
+func newTee(out io.Writer, limit int, gate <-chan struct{}) *tee {
+	return &tee{out: out, k: kept{limit: limit}, gate: gate}
+}
 
 // Write implements io.Writer.
 func (t *tee) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.gate != nil {
+		<-t.gate
+		t.gate = nil
+	}
 	t.k.add(p)
 	if t.out == nil {
 		return len(p), nil

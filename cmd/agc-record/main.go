@@ -13,9 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 
 	"github.com/agc-sarif/agc-sarif/record"
 )
@@ -53,18 +51,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	}
 	dir, _ := os.Getwd()
 	signals := make(chan os.Signal, 4)
-	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	defer signal.Stop(signals)
+	ready, stop := record.CatchSignals(signals)
+	defer stop()
 	code, _ := record.Run(context.Background(), record.Options{
-		Command:  argv,
-		Dir:      dir,
-		Stdin:    stdin,
-		Stdout:   stdout,
-		Stderr:   stderr,
-		Log:      record.LogPath(*logFile, getenv, dir),
-		Warnings: record.WarnPath(getenv),
-		Runtime:  *runtime,
-		Signals:  signals,
+		Command:      argv,
+		Dir:          dir,
+		Stdin:        stdin,
+		Stdout:       stdout,
+		Stderr:       stderr,
+		Log:          record.LogPath(*logFile, getenv, dir),
+		Warnings:     record.WarnPath(getenv),
+		Runtime:      *runtime,
+		Signals:      signals,
+		SignalsReady: ready,
 	})
 	return code
 }
