@@ -20,8 +20,9 @@
 # BENCH_JQ_RUNS (3) rounds (BENCH_NO_JQ=1: none). Medians with min–max; the ratio to grep is the
 # median of the per-round ratios; CPU is user+sys; peak RSS is the largest of collect's runs.
 #
-# record: BENCH_PAIRS rounds of `sh -c true`, `agc-record -- true`, `agc-sarif record -- true` and a
-# bare Go exec wrapper (os/exec, the floor for a Go recorder), each BENCH_CALLS (200) times in a
+# record: BENCH_PAIRS rounds of `sh -c true`, `agc-record -- true`, `agc-sarif record -- true`, a
+# bare Go exec wrapper (syscall.ForkExec + wait: the floor for a Go recorder), `agc-sarif --version`
+# (its start-up alone) and, with gcc, a static C posix_spawn wrapper, each BENCH_CALLS (200) times in a
 # loop per sample with a PreToolUse input on stdin; per-call ms, and added = per-round difference.
 #
 # Environment: BENCH_CACHE=DIR keep corpora in DIR and reuse them; BENCH_KEEP=1 keep the temp dir;
@@ -201,24 +202,40 @@ bench_corpus() {
 bench_record() {
   mkdir -p "$work/gowrap"
   cat >"$work/gowrap/main.go" <<'GO'
-// Command gowrap runs its arguments as a command with its own stdin, stdout and stderr: the
-// least a Go hook wrapper can cost.
+// Command gowrap runs its arguments as a command with its own stdin, stdout and stderr, and
+// waits for it: the least a Go hook wrapper can cost (no pipes, no signals, no log).
 package main
 
 import (
 	"os"
 	"os/exec"
+	"syscall"
 )
 
 func main() {
-	c := exec.Command(os.Args[1], os.Args[2:]...)
-	c.Stdin, c.Stdout, c.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if c.Run() != nil {
+	path, err := exec.LookPath(os.Args[1])
+	if err != nil {
+		os.Exit(127)
+	}
+	pid, err := syscall.ForkExec(path, os.Args[1:], &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}})
+	if err != nil {
+		os.Exit(126)
+	}
+	var ws syscall.WaitStatus
+	if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil || ws.ExitStatus() != 0 {
 		os.Exit(1)
 	}
 }
 GO
-  (cd "$work/gowrap" && go mod init gowrap >/dev/null 2>&1 && go build -o "$bin/gowrap" .)
+  (cd "$work/gowrap" && go mod init gowrap >/dev/null 2>&1 && CGO_ENABLED=0 go build -trimpath -o "$bin/gowrap" .)
+  # The same in C (posix_spawn, static): what starting and waiting for a hook costs at all.
+  local cwrap=()
+  if command -v gcc >/dev/null; then
+    printf '%s\n' '#include <spawn.h>' '#include <sys/wait.h>' 'extern char **environ;' \
+      'int main(int c, char **v) { pid_t p; int s; if (posix_spawnp(&p, v[1], 0, 0, v + 1, environ)) return 127;' \
+      '  if (waitpid(p, &s, 0) < 0) return 1; return WIFEXITED(s) ? WEXITSTATUS(s) : 1; }' >"$work/cwrap.c"
+    gcc -O2 -static -o "$bin/cwrap" "$work/cwrap.c" 2>/dev/null && cwrap=("$bin/cwrap" true)
+  fi
   printf '%s\n' '{"session_id":"bench","transcript_path":"/tmp/bench.jsonl","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"go test ./..."}}' >"$work/hook-input.json"
   export AGC_HOOK_LOG=$work/hook-log.jsonl BENCH_IN=$work/hook-input.json
   # shellcheck disable=SC2016 # expanded by the inner bash
@@ -233,6 +250,8 @@ GO
     timed record agc-record "$r" 0 "$calls" "${loop[@]}" "$bin/agc-record" -- true
     timed record agc-sarif-record "$r" 0 "$calls" "${loop[@]}" "$bin/agc-sarif" record -- true
     timed record go-exec "$r" 0 "$calls" "${loop[@]}" "$bin/gowrap" true
+    timed record agc-sarif-start "$r" 0 "$calls" "${loop[@]}" "$bin/agc-sarif" --version
+    if ((${#cwrap[@]})); then timed record c-spawn "$r" 0 "$calls" "${loop[@]}" "${cwrap[@]}"; fi
     # Both recorders must have written a record a call: a recorder that does nothing is fast.
     [[ $(wc -l <"$AGC_HOOK_LOG") -eq $((2 * calls)) ]] ||
       { echo "bench: record: $AGC_HOOK_LOG holds $(wc -l <"$AGC_HOOK_LOG") records, want $((2 * calls))" >&2; exit 1; }
@@ -328,7 +347,9 @@ for mode in ("transcript", "stream-json", "hook-log", "agc"):
         spread([s["cpu"] for s in c], secs), secs(cpu / (c[0]["bytes"] / 2**30)),
         f"{max(s['rss'] for s in c):.0f} MiB")
 names = {"agc-record": "`agc-record -- true`", "agc-sarif-record": "`agc-sarif record -- true`",
-         "go-exec": "bare Go exec wrapper (os/exec)"}
+         "go-exec": "bare Go exec wrapper (syscall.ForkExec, no pipes, no signals, no log)",
+         "c-spawn": "bare C wrapper (posix_spawn, static)",
+         "agc-sarif-start": "`agc-sarif --version` (start-up alone, no hook)"}
 ref = by.get(("record", "sh"))
 call = lambda s: s["wall"] / s["calls"] * 1000
 for tool, name in names.items():
