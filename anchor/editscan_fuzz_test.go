@@ -8,11 +8,13 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// FuzzScanEdits feeds hostile input files to the edit scan: it must not fail on what it cannot
-// read, and every edit it keeps must stand on a line the change added, in the repository; an
-// event of a session is then anchored inside the repository.
+// FuzzScanEdits feeds hostile input files to the readers, which hand over the sessions' edits
+// as they read (inputs.Options.Edits), read as hook log, transcript and stream-json: nothing may
+// fail on what cannot be read, and every edit kept must stand on a line the change added, in the
+// repository; an event of a session is then anchored inside the repository.
 func FuzzScanEdits(f *testing.F) {
 	for _, seed := range []string{
 		`{"type":"assistant","sessionId":"s1","cwd":"/p","message":{"content":[{"type":"tool_use","name":"Write","input":{"file_path":"/p/src/b.py","content":"new file line one"}}]}}`,
@@ -33,7 +35,9 @@ func FuzzScanEdits(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		a.ScanEdits(context.Background(), "in.jsonl", p) //nolint:errcheck // malformed arrays may error
+		for _, format := range []inputs.Format{inputs.HookLog, inputs.Transcript, inputs.StreamJSON} {
+			readEdits(context.Background(), a, format, "in.jsonl", p) //nolint:errcheck // malformed arrays may error
+		}
 		for s, ps := range a.edits.by {
 			for _, e := range ps {
 				if !d.Keep(e.rel, e.line, 0, difffilter.Added) {

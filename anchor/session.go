@@ -96,38 +96,11 @@ type sessionEdits struct {
 // the lines its new text now covers. It reports whether the edit stands in the diff (without a
 // diff, or in mode config, nothing is recorded).
 func (a *Anchorer) AddEdit(e Edit) bool {
-	if a.diff == nil || a.mode != SessionEdit || strings.TrimSpace(e.Session) == "" {
-		return false
+	p, ok := a.PlaceEdit(e)
+	if ok {
+		a.KeepEdit(p)
 	}
-	b := editBinding(e.Tool)
-	if b == nil {
-		b = gates.DefaultBinding()
-	}
-	call := b.ToolCall(e.Tool, e.Input)
-	fp := call.FilePath
-	if fp == "" {
-		return false
-	}
-	rel, ok := a.Path(fp, e.Cwd)
-	if !ok || !a.isFile(rel) {
-		return false
-	}
-	file := a.read(rel)
-	if !file.hasText {
-		return false
-	}
-	for _, s := range call.NewTexts {
-		// No memo here: a memo keyed by text would keep the texts of a whole session.
-		start, end, ok := findText(file.text, s)
-		if !ok {
-			continue
-		}
-		if line, ok := a.diff.FirstAdded(rel, start, end); ok {
-			a.edits.add(e.Session, editPos{rel: rel, line: line, src: e.Source.File, srcLine: e.Source.Line, at: parseTime(e.Time)})
-			return true
-		}
-	}
-	return false
+	return ok
 }
 
 // EditsDropped is how many edit positions were not kept because MaxEdits were.

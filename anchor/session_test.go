@@ -10,6 +10,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
 const sessionSettings = `{
@@ -162,7 +163,7 @@ func TestParseSessionMode(t *testing.T) {
 	}
 }
 
-// TestScanEdits reads edits from the three record shapes: a transcript's assistant tool_use, a
+// TestScanEdits reads edits, as the readers hand them over, from the three record shapes: a transcript's assistant tool_use, a
 // hook log's edit input (Claude Code's, and Copilot's camelCase one), an execution file's array; records that are not edits or not JSON are
 // passed over.
 func TestScanEdits(t *testing.T) {
@@ -194,9 +195,10 @@ func TestScanEdits(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]int{"t.jsonl": 1, "hooks.jsonl": 2, "exec.json": 1} {
-		n, err := a.ScanEdits(context.Background(), name, filepath.Join(dir, name))
+		format := map[string]inputs.Format{"t.jsonl": inputs.Transcript, "hooks.jsonl": inputs.HookLog, "exec.json": inputs.StreamJSON}[name]
+		n, err := readEdits(context.Background(), a, format, name, filepath.Join(dir, name))
 		if err != nil || n != want {
-			t.Errorf("ScanEdits(%s) = %d, %v; want %d", name, n, err, want)
+			t.Errorf("reading the edits of %s = %d, %v; want %d", name, n, err, want)
 		}
 	}
 	for session, want := range map[string]string{"s1": "src/b.py:1", "s2": "src/a.py:4", "s3": "src/b.py:2", "s4": "src/b.py:2"} {
@@ -207,9 +209,6 @@ func TestScanEdits(t *testing.T) {
 	}
 	if got := a.edits.of("s3"); len(got) != 1 || got[0].srcLine != 3 {
 		t.Errorf("array record line = %+v, want 3", got)
-	}
-	if _, err := a.ScanEdits(context.Background(), "missing", filepath.Join(dir, "missing")); err == nil {
-		t.Error("a missing file gave no error")
 	}
 }
 

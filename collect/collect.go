@@ -103,12 +103,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	// One redactor for the whole run: readers redact agent text before they cut it for a
 	// message, and every finding is redacted (with its anchoring) as it is read.
 	red := redact.New(redact.Options{Disabled: !cfg.Redact})
-	prepare, err := newPrepare(ctx, cfg, res, ex.Files, red)
+	prep, err := newPrepare(cfg, res, ex.Files, red)
 	if err != nil {
 		return nil, err
 	}
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
-	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize}, prepare, bound(cfg))
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String, Edits: prep.edits}
+	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize}, prep.prepare, bound(cfg))
+	prep.settle(res.Set)
 	res.Warnings = folderWarnings(ex, res.Files.read)
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/redact"
 	"github.com/agc-sarif/agc-sarif/sarif"
 )
@@ -19,11 +20,22 @@ import (
 // maxExamples is how many occurrences a merged finding keeps.
 const maxExamples = 5
 
+// preparation is what every finding goes through as it is read (prepare), and what comes after
+// the reading: with the change's diff, the edits the readers hand over (edits, for
+// inputs.Options.Edits; nil without a diff) and the anchoring of the events that waited for them
+// (settle).
+type preparation struct {
+	prepare func(findings.Finding) findings.Finding
+	edits   func(inputs.EditCall)
+	settle  func(*findings.Set)
+}
+
 // newPrepare makes what every finding goes through as it is read: anchoring to a file of the
-// checkout at res.Root (with the change's diff when there is one, after the scan of the
-// sessions' edits) and redaction of every field (anchorRedacted). It runs at read time because
-// the place is part of what merges repeats, so that memory follows the distinct results.
-func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red *redact.Redactor) (func(findings.Finding) findings.Finding, error) {
+// checkout at res.Root (with the change's diff when there is one) and redaction of every field
+// (anchorRedacted). It runs at read time because the place is part of what merges repeats, so
+// that memory follows the distinct results. An event that may go beside its session's edit waits
+// for the reading to end, since the edits are read with it (waiting.go).
+func newPrepare(cfg Config, res *Result, files []file, red *redact.Redactor) (*preparation, error) {
 	anc, err := anchor.New(anchor.Options{
 		Root:        res.Root,
 		ProjectDirs: projectDirs(cfg),
@@ -35,12 +47,22 @@ func newPrepare(ctx context.Context, cfg Config, res *Result, files []file, red 
 	if err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
 	}
-	if err := scanEdits(ctx, cfg, anc, res.Diff != nil, files); err != nil {
-		return nil, err
-	}
 	fallback := sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })
 	calls := &callMemo{red: red, seed: maphash.MakeSeed()}
-	return func(f findings.Finding) findings.Finding { return anchorRedacted(red, anc, f, fallback, calls) }, nil
+	p := &preparation{settle: func(*findings.Set) {}}
+	var w *waiting
+	if res.Diff != nil && cfg.SessionAnchor != anchor.SessionConfig {
+		g, wt := newEditGather(anc, files), &waiting{}
+		w, p.edits = wt, g.receive
+		p.settle = func(set *findings.Set) {
+			g.keep(cfg)
+			wt.settle(set, func(f findings.Finding, hidden bool) findings.Finding {
+				return redactAnchored(red, anc.Anchor(f), hidden, fallback, calls)
+			})
+		}
+	}
+	p.prepare = func(f findings.Finding) findings.Finding { return anchorRedacted(red, anc, f, fallback, calls, w) }
+	return p, nil
 }
 
 // callMemo redacts tool calls once each: the findings of one record (each gate's, each breach)
@@ -163,33 +185,12 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 	return nil
 }
 
-// scanEdits reads the inputs, before they are read for findings, when there is a base, for the
-// edits their sessions made, so that events can be anchored beside them as they are read. A file
-// that cannot be scanned is said on stderr: its events keep the hook's line.
-func scanEdits(ctx context.Context, cfg Config, anc *anchor.Anchorer, diff bool, files []file) error {
-	if !diff || cfg.SessionAnchor == anchor.SessionConfig {
-		return nil
-	}
-	for _, fl := range files {
-		if _, err := anc.ScanEdits(ctx, fl.Name, fl.Path); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			fmt.Fprintf(cfg.Stderr, "agc-sarif: looking for the session's edits: %v\n", err)
-		}
-	}
-	if n := anc.EditsDropped(); n > 0 {
-		fmt.Fprintf(cfg.Stderr, "agc-sarif: %d edits past the first %d were not used for anchoring\n", n, anchor.MaxEdits)
-	}
-	return nil
-}
-
 // anchorRedacted anchors f and redacts every field. The paths and the call are redacted before
 // anchoring as well: anchoring cleans paths ("https://" becomes "https:/") into forms the
 // redactor no longer knows and quotes them in its note, and a path that holds a secret cannot
 // be shown, so it cannot be where the finding points either. Such a finding is placed by the
 // rest of the anchoring chain, or at line 1 of the fallback file, and says why.
-func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Finding, fallback func() *findings.Location, calls *callMemo) findings.Finding {
+func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Finding, fallback func() *findings.Location, calls *callMemo, w *waiting) findings.Finding {
 	hidden := false
 	if f.Location != nil {
 		if p := red.String(f.Location.Path); p != f.Location.Path {
@@ -204,7 +205,19 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 		f.Call = c
 	}
 	f.Source.File = red.String(f.Source.File)
-	a := anc.Anchor(f)
+	if w == nil {
+		return redactAnchored(red, anc.Anchor(f), hidden, fallback, calls)
+	}
+	a, ok := anc.AnchorWhileReading(f)
+	if !ok {
+		return w.hold(f, hidden)
+	}
+	return redactAnchored(red, a, hidden, fallback, calls)
+}
+
+// redactAnchored is the end of anchorRedacted: a is anchored, and hidden says a path it named
+// held a secret.
+func redactAnchored(red *redact.Redactor, a findings.Finding, hidden bool, fallback func() *findings.Location, calls *callMemo) findings.Finding {
 	// red.Finding redacts the call once more: done here through the memo, once per call rather
 	// than once per finding. Its input (json:"-", read by anchoring only, which is done) was
 	// redacted above and is kept as it is, not decoded, redacted and encoded a second time.

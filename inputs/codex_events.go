@@ -41,7 +41,7 @@ func sniffCodexEvents(head []byte) bool {
 var codexEventTypes = []string{"thread.", "turn.", "item.", "error"}
 
 func (codexEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
 		src := findings.Source{File: in.Name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
@@ -62,7 +62,7 @@ func (codexEventsReader) Read(ctx context.Context, in Input, opts Options, set *
 		}
 		set.Problemf(src, skipCodexOther, "event type %q is not one of codex exec --json's", ev.Type)
 		return nil
-	})
+	}))
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}

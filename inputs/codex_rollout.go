@@ -87,10 +87,10 @@ type codexRollout struct {
 
 func (codexRolloutReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := &codexRollout{name: in.Name, opts: opts, set: set, calls: map[string]*codexCall{}, maxCalls: maxCalls}
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
 		s.record(rec)
 		return nil
-	})
+	}))
 	for _, id := range s.withCtx {
 		if c := s.calls[id]; c != nil {
 			s.emit(c, "", false, false) // a context whose call never got an output (the run ended)

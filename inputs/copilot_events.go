@@ -149,10 +149,10 @@ type copilotEvents struct {
 func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := &copilotEvents{name: in.Name, opts: opts, set: set, keys: newOrdinalKeys(),
 		calls: map[string]*copilotCall{}, hooks: map[string][]copilotToolCall{}, settled: map[string]bool{}}
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
 		s.record(rec)
 		return nil
-	})
+	}))
 	s.flush()
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)

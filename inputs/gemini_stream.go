@@ -132,10 +132,10 @@ func countRecord(set *findings.Set, ok bool, why string) {
 // readRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
 // and names the file in an I/O error.
 func readRecords(ctx context.Context, in Input, opts Options, fn func(record)) error {
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
 		fn(rec)
 		return nil
-	})
+	}))
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}

@@ -208,7 +208,7 @@ var errOrdered = errors.New("a record keyed by its order in the file")
 // (ordinal_key.go); without keys (a part of a file read apart) such a record stops the reading with
 // errOrdered.
 func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *ordinalKeys) error {
-	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, func(rec record) error {
+	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, withEdits(opts, name, func(rec record) error {
 		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
@@ -233,7 +233,7 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 			set.Skip(why)
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}

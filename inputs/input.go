@@ -39,6 +39,8 @@ type Options struct {
 	Redact func(string) string
 	// Calls, when set, receives the tool-call timeline of Claude Code records (calls.go).
 	Calls func(CallEvent)
+	// Edits, when set, receives the edit calls of every record read (edits.go), for anchoring.
+	Edits func(EditCall)
 }
 
 // DefaultMaxRecord is the default for Options.MaxRecord.

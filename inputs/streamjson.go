@@ -45,10 +45,10 @@ func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set 
 			scan = scanArray
 		}
 	}
-	err := scan(ctx, br, opts.MaxRecord, func(rec record) error {
+	err := scan(ctx, br, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
 		s.streamRecord(rec)
 		return nil
-	})
+	}))
 	s.flushAll()
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)

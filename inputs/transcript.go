@@ -68,11 +68,11 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
 	var last finalMessage
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
 		last.see(rec)
 		s.transcriptRecord(rec)
 		return nil
-	})
+	}))
 	s.flushAll()
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
