@@ -77,9 +77,26 @@ func (a *Anchorer) byEdits() bool { return a.diff != nil && a.mode == SessionEdi
 // anchors nothing, when f may go beside an edit of its session: its place then depends on edits
 // not all read yet, and f is to be anchored with Anchor once they are.
 func (a *Anchorer) AnchorWhileReading(f findings.Finding) (findings.Finding, bool) {
-	g := a.Anchor(f)
-	if a.byEdits() && f.Call != nil && f.Call.SessionID != "" && (g.Placed == findings.PlacedEdit || g.Placed.OffCode()) {
-		return f, false
+	if !a.byEdits() || f.Call == nil || f.Call.SessionID == "" || a.placedByItself(&f) {
+		return a.Anchor(f), true
 	}
-	return g, true
+	return f, false
+}
+
+// placedByItself reports whether the first steps of Anchor's chain place f, before its session's
+// edits: its own location or the file its call touched is a file of the checkout. It asks what
+// Anchor asks (inRepo), without changing f.
+func (a *Anchorer) placedByItself(f *findings.Finding) bool {
+	cwd := f.Call.Cwd
+	if f.Location != nil && strings.TrimSpace(f.Location.Path) != "" {
+		if rel, ok := a.Path(f.Location.Path, cwd); ok && a.isFile(rel) {
+			return true
+		}
+	}
+	if fp := callFile(f.Call); fp != "" {
+		if rel, ok := a.Path(fp, cwd); ok && a.isFile(rel) {
+			return true
+		}
+	}
+	return false
 }

@@ -48,6 +48,8 @@ type Config struct {
 	// SessionAnchor is where events that touched no file go when there is a base: beside their
 	// session's edit ("edit", the default) or at the hook's settings line ("config").
 	SessionAnchor anchor.SessionMode
+
+	maxWaiting int // events that may wait for the sessions' edits (0: maxWaiting); tests lower it
 }
 
 // Result is everything one collection produced.
@@ -107,9 +109,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String, Edits: prep.edits}
-	res.Set, res.Files = readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize}, prep.prepare, bound(cfg))
-	prep.settle(res.Set)
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
+	res.Set, res.Files = prep.read(ctx, func(ctx context.Context, prepare func(findings.Finding) findings.Finding, edits func(inputs.EditCall)) (*findings.Set, readStats) {
+		opts.Edits, opts.EditsOnly = edits, prepare == nil
+		return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize}, prepare, bound(cfg))
+	})
 	res.Warnings = folderWarnings(ex, res.Files.read)
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/redact"
 	"github.com/agc-sarif/agc-sarif/sarif"
 )
@@ -20,21 +19,23 @@ import (
 // maxExamples is how many occurrences a merged finding keeps.
 const maxExamples = 5
 
-// preparation is what every finding goes through as it is read (prepare), and what comes after
-// the reading: with the change's diff, the edits the readers hand over (edits, for
-// inputs.Options.Edits; nil without a diff) and the anchoring of the events that waited for them
-// (settle).
+// preparation is what every finding goes through as it is read (anchoring and redaction), and,
+// with the change's diff, the sessions' edits and the events that wait for them (waiting.go).
 type preparation struct {
-	prepare func(findings.Finding) findings.Finding
-	edits   func(inputs.EditCall)
-	settle  func(*findings.Set)
+	cfg      Config
+	res      *Result
+	anc      *anchor.Anchorer
+	red      *redact.Redactor
+	files    []file
+	fallback func() *findings.Location
+	calls    *callMemo
 }
 
 // newPrepare makes what every finding goes through as it is read: anchoring to a file of the
 // checkout at res.Root (with the change's diff when there is one) and redaction of every field
 // (anchorRedacted). It runs at read time because the place is part of what merges repeats, so
-// that memory follows the distinct results. An event that may go beside its session's edit waits
-// for the reading to end, since the edits are read with it (waiting.go).
+// that memory follows the distinct results. With the diff, the sessions' edits are read with the
+// findings (read).
 func newPrepare(cfg Config, res *Result, files []file, red *redact.Redactor) (*preparation, error) {
 	anc, err := anchor.New(anchor.Options{
 		Root:        res.Root,
@@ -47,22 +48,21 @@ func newPrepare(cfg Config, res *Result, files []file, red *redact.Redactor) (*p
 	if err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
 	}
-	fallback := sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })
-	calls := &callMemo{red: red, seed: maphash.MakeSeed()}
-	p := &preparation{settle: func(*findings.Set) {}}
-	var w *waiting
-	if res.Diff != nil && cfg.SessionAnchor != anchor.SessionConfig {
-		g, wt := newEditGather(anc, files), &waiting{}
-		w, p.edits = wt, g.receive
-		p.settle = func(set *findings.Set) {
-			g.keep(cfg)
-			wt.settle(set, func(f findings.Finding, hidden bool) findings.Finding {
-				return redactAnchored(red, anc.Anchor(f), hidden, fallback, calls)
-			})
-		}
+	return &preparation{cfg: cfg, res: res, anc: anc, red: red, files: files, calls: &callMemo{red: red, seed: maphash.MakeSeed()},
+		fallback: sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })}, nil
+}
+
+// prepare anchors and redacts f as it is read; with w, an event that may go beside its session's
+// edit waits in w.
+func (p *preparation) prepare(w *waiting) func(findings.Finding) findings.Finding {
+	return func(f findings.Finding) findings.Finding {
+		return anchorRedacted(p.red, p.anc, f, p.fallback, p.calls, w)
 	}
-	p.prepare = func(f findings.Finding) findings.Finding { return anchorRedacted(red, anc, f, fallback, calls, w) }
-	return p, nil
+}
+
+// anchorLater anchors and redacts a finding that waited (see waiting.settle).
+func (p *preparation) anchorLater(f findings.Finding, hidden bool) findings.Finding {
+	return redactAnchored(p.red, p.anc.Anchor(f), hidden, p.fallback, p.calls)
 }
 
 // callMemo redacts tool calls once each: the findings of one record (each gate's, each breach)

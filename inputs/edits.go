@@ -40,9 +40,9 @@ type editScan struct {
 }
 
 // withEdits wraps a reader's record function so that opts.Edits first receives the edit calls of
-// each record of the file name; with opts.Edits nil it returns fn itself. A reader reading parts
-// of a file apart wraps each part's function: the working folder is then known from the part's
-// own records only.
+// each record of the file name; with opts.Edits nil it returns fn itself, with opts.EditsOnly a
+// function that never calls fn. A reader reading parts of a file apart wraps each part's
+// function: the working folder is then known from the part's own records only.
 func withEdits(opts Options, name string, fn func(record) error) func(record) error {
 	if opts.Edits == nil {
 		return fn
@@ -51,6 +51,9 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 	return func(rec record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
 			es.record(rec.Data, findings.Source{File: name, Line: rec.Line})
+		}
+		if opts.EditsOnly {
+			return nil
 		}
 		return fn(rec)
 	}

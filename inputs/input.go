@@ -41,6 +41,9 @@ type Options struct {
 	Calls func(CallEvent)
 	// Edits, when set, receives the edit calls of every record read (edits.go), for anchoring.
 	Edits func(EditCall)
+	// EditsOnly, with Edits, reads the records for their edit calls only: the reader's own
+	// reading is passed over, and nothing is added to the set.
+	EditsOnly bool
 }
 
 // DefaultMaxRecord is the default for Options.MaxRecord.

@@ -1,0 +1,100 @@
+package collect
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/anchor"
+	"github.com/agc-sarif/agc-sarif/difffilter"
+	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
+)
+
+// TestSessionAnchorWaitOrTwoPasses: the events that wait for the sessions' edits in one read are
+// anchored as when too many wait and the inputs are read twice (edits first, then events anchored
+// as read), on the real session's three files read at once.
+func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
+	root, base := replayRepo(t)
+	var paths []string
+	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
+		p, err := filepath.Abs(filepath.Join(replayDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	got := map[int]string{}
+	for _, max := range []int{0, 1} {
+		res, err := Run(context.Background(), Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2, maxWaiting: max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res.Findings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[max] = string(b)
+		if n := strings.Count(got[max], "Anchored beside the agent's edit"); n < 6 {
+			t.Errorf("maxWaiting %d: %d findings beside an edit, want 6 or more", max, n)
+		}
+	}
+	if got[0] != got[1] {
+		t.Errorf("one read and two passes differ:\none read:   %s\ntwo passes: %s", got[0], got[1])
+	}
+}
+
+// TestEditGatherOrder: edits handed over out of order (parts of a file read at once) and twice
+// (a part read again) are kept in the order of the file's lines, once each.
+func TestEditGatherOrder(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"src/a.py": "one\ntwo\ndef added():\n    return 42\nfive\n", "src/b.py": "new file line one\nnew file line two\n"} {
+		if err := os.MkdirAll(filepath.Join(root, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := difffilter.Parse(strings.NewReader("diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1,3 +1,5 @@\n one\n two\n+def added():\n+    return 42\n five\n" +
+		"diff --git a/src/b.py b/src/b.py\nnew file mode 100644\n--- /dev/null\n+++ b/src/b.py\n@@ -0,0 +1,2 @@\n+new file line one\n+new file line two\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	anc, err := anchor.New(anchor.Options{Root: root, Diff: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newEditGather(anc, []file{{Name: "other.jsonl"}, {Name: "x.jsonl"}})
+	edit := func(line int, file, text string) inputs.EditCall {
+		in, _ := json.Marshal(map[string]string{"file_path": file, "old_string": "x", "new_string": text})
+		return inputs.EditCall{Source: findings.Source{File: "x.jsonl", Line: line}, Session: "s1", Tool: "Edit", Input: in}
+	}
+	g.receive(edit(10, "src/b.py", "new file line two"))
+	g.receive(edit(5, "src/a.py", "    return 42"))
+	g.receive(edit(5, "src/a.py", "    return 42"))
+	g.keep(Config{Stderr: os.Stderr})
+	for _, c := range []struct {
+		src  string
+		line int
+		want string
+	}{
+		{"x.jsonl", 7, "src/a.py:4"},     // the last edit before line 7
+		{"x.jsonl", 12, "src/b.py:2"},    // the last edit before line 12
+		{"x.jsonl", 1, "src/a.py:4"},     // the first edit after line 1
+		{"other.jsonl", 1, "src/b.py:2"}, // another file, no time: the session's last edit in reading order
+	} {
+		f := anc.Anchor(findings.Finding{RuleID: "g/r", Kind: findings.RuntimeGate, Source: findings.Source{File: c.src, Line: c.line},
+			Call: &findings.Call{SessionID: "s1", Tool: "Bash"}})
+		if at := f.Location.Path + ":" + strconv.Itoa(f.Location.StartLine); at != c.want {
+			t.Errorf("event at %s:%d anchored at %s, want %s", c.src, c.line, at, c.want)
+		}
+	}
+}
