@@ -2,7 +2,6 @@ package inputs
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -34,9 +33,9 @@ const maxCwdRecord = 1 << 20
 // editScan finds the edit calls of one file's records, in order; cwd is the working folder the
 // file last named (stream-json names it once, in system/init).
 type editScan struct {
-	emit  func(EditCall)
-	names [][]byte
-	cwd   string
+	emit   func(EditCall)
+	quoted [][]byte // the edit tools of every binding, as JSON strings
+	cwd    string
 }
 
 // withEdits wraps a reader's record function so that opts.Edits first receives the edit calls of
@@ -47,7 +46,7 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 	if opts.Edits == nil {
 		return fn
 	}
-	es := &editScan{emit: opts.Edits, names: editToolNames()}
+	es := &editScan{emit: opts.Edits, quoted: editToolNames()}
 	return func(rec record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
 			es.record(rec.Data, findings.Source{File: name, Line: rec.Line})
@@ -82,10 +81,10 @@ func isEditTool(name string) bool {
 	return false
 }
 
-// namesEditTool reports whether a record's text names an edit tool as a JSON string: a record
-// that does not holds no edit.
-func (es *editScan) namesEditTool(b []byte) bool {
-	for _, n := range es.names {
+// names reports whether a record's text names an edit tool as a JSON string: a record over
+// maxCwdRecord that does not is passed over whole, as the separate scan did.
+func (es *editScan) names(b []byte) bool {
+	for _, n := range es.quoted {
 		if bytes.Contains(b, n) {
 			return true
 		}
@@ -93,81 +92,85 @@ func (es *editScan) namesEditTool(b []byte) bool {
 	return false
 }
 
-// editRecord is what an edit's record says besides its calls.
+// editRecord is what a record says that its edit calls need: the raw values of its top-level
+// members (the last of each key, as encoding/json reads them).
 type editRecord struct {
-	Runtime    string          `json:"runtime"`
-	SessionID  string          `json:"sessionId"`
-	SessionID2 string          `json:"session_id"`
-	Timestamp  string          `json:"timestamp"`
-	Time       string          `json:"time"`
-	Cwd        string          `json:"cwd"`
-	Input      json.RawMessage `json:"input"`
-	Message    struct {
-		Content json.RawMessage `json:"content"`
-	} `json:"message"`
+	runtime, sessionID, sessionID2, timestamp, time, cwd, input, message []byte
 }
 
-// record hands over the edit calls of one record. A record that names no edit tool is read only
-// for the working folder it names.
-func (es *editScan) record(b []byte, src findings.Source) {
-	if !es.namesEditTool(b) {
-		if len(b) <= maxCwdRecord && bytes.Contains(b, []byte(`"cwd"`)) {
-			if cwd := rawStr(jsonscan.Lookup(b, "cwd")[0]); cwd != "" {
-				es.cwd = cwd
-			}
+// readEditRecord walks the top-level members of b; false when b is not an object it could walk
+// to its end. Values are not decoded here: most records hold no edit.
+func readEditRecord(b []byte) (editRecord, bool) {
+	var r editRecord
+	ok := jsonscan.Members(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "runtime":
+			r.runtime = v
+		case "sessionId":
+			r.sessionID = v
+		case "session_id":
+			r.sessionID2 = v
+		case "timestamp":
+			r.timestamp = v
+		case "time":
+			r.time = v
+		case "cwd":
+			r.cwd = v
+		case "input":
+			r.input = v
+		case "message":
+			r.message = v
 		}
+		return true
+	})
+	return r, ok
+}
+
+// record hands over the edit calls of one record, and notes the working folder it names.
+func (es *editScan) record(b []byte, src findings.Source) {
+	if len(b) > maxCwdRecord && !es.names(b) {
 		return
 	}
-	var rec editRecord
-	if json.Unmarshal(b, &rec) != nil {
+	rec, ok := readEditRecord(b)
+	if !ok {
 		return
 	}
-	session, at := firstOf(rec.SessionID, rec.SessionID2), firstOf(rec.Time, rec.Timestamp)
-	if rec.Cwd != "" {
-		es.cwd = rec.Cwd
+	if cwd := rawStr(rec.cwd); cwd != "" {
+		es.cwd = cwd
 	}
+	session := firstOf(rawStr(rec.sessionID), rawStr(rec.sessionID2))
+	at := firstOf(rawStr(rec.time), rawStr(rec.timestamp))
 	n := 0
-	if in, ok := hookInputCall(rec.Runtime, rec.Input); ok && isEditTool(in.Tool) {
+	if in, ok := hookInputCall(rawStr(rec.runtime), rec.input); ok && isEditTool(in.Tool) {
 		es.emit(EditCall{Source: src, Index: n, Session: firstOf(in.SessionID, session), Tool: in.Tool, Time: at, Cwd: firstOf(in.Cwd, es.cwd), Input: in.Input})
 		n++
 	}
-	var blocks []struct {
-		Type  string          `json:"type"`
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-	}
-	c := rec.Message.Content
-	if len(c) == 0 || c[0] != '[' || json.Unmarshal(c, &blocks) != nil {
-		return
-	}
-	for _, bl := range blocks {
-		if bl.Type == "tool_use" && isEditTool(bl.Name) {
-			es.emit(EditCall{Source: src, Index: n, Session: session, Tool: bl.Name, Time: at, Cwd: es.cwd, Input: bl.Input})
+	content := jsonscan.Lookup(rec.message, "content")[0]
+	jsonscan.Elements(content, func(el []byte) bool {
+		m := jsonscan.Lookup(el, "type", "name", "input")
+		if name := rawStr(m[1]); rawStr(m[0]) == "tool_use" && isEditTool(name) {
+			es.emit(EditCall{Source: src, Index: n, Session: session, Tool: name, Time: at, Cwd: es.cwd, Input: m[2]})
 			n++
 		}
-	}
+		return true
+	})
 }
 
 // hookInputCall reads the call a hook log record's input (the hook's stdin) names, as the hook
 // log reader does: with the record's runtime binding when it reads its own stdin shape
 // (Copilot's camelCase), else from the snake_case fields the other runtimes send.
-func hookInputCall(runtime string, raw json.RawMessage) (gates.HookCall, bool) {
+func hookInputCall(runtime string, raw []byte) (gates.HookCall, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return gates.HookCall{}, false
 	}
 	if c, ok := gates.BindingFor(runtime).HookInput(raw); ok {
 		return c, true
 	}
-	var in struct {
-		SessionID string          `json:"session_id"`
-		Cwd       string          `json:"cwd"`
-		ToolName  string          `json:"tool_name"`
-		ToolInput json.RawMessage `json:"tool_input"`
-	}
-	if json.Unmarshal(raw, &in) != nil {
+	m := jsonscan.Lookup(raw, "session_id", "cwd", "tool_name", "tool_input")
+	if m[2] == nil {
 		return gates.HookCall{}, false
 	}
-	return gates.HookCall{Tool: in.ToolName, SessionID: in.SessionID, Cwd: in.Cwd, Input: in.ToolInput}, true
+	return gates.HookCall{Tool: rawStr(m[2]), SessionID: rawStr(m[0]), Cwd: rawStr(m[1]), Input: m[3]}, true
 }
 
 // firstOf is the first non-empty string.
