@@ -27,8 +27,9 @@ type EditCall struct {
 	Input   []byte          // the tool input; valid only during the call
 }
 
-// maxCwdRecord is the longest record that is not an edit read for the working folder it names.
-const maxCwdRecord = 1 << 20
+// maxCwdRecord is the longest record that is not an edit read for the working folder it names:
+// the readers' window (elideWindow), past which a record reaches them cut.
+const maxCwdRecord = elideWindow
 
 // editScan finds the edit calls of one file's records, in order; cwd is the working folder the
 // file last named (stream-json names it once, in system/init).
@@ -49,7 +50,7 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 	es := &editScan{emit: opts.Edits, quoted: editToolNames()}
 	return func(rec record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
-			es.record(rec.Data, findings.Source{File: name, Line: rec.Line})
+			es.record(rec.Data, rec.Elided, findings.Source{File: name, Line: rec.Line})
 		}
 		if opts.EditsOnly {
 			return nil
@@ -126,9 +127,10 @@ func readEditRecord(b []byte) (editRecord, bool) {
 	return r, ok
 }
 
-// record hands over the edit calls of one record, and notes the working folder it names.
-func (es *editScan) record(b []byte, src findings.Source) {
-	if len(b) > maxCwdRecord && !es.names(b) {
+// record hands over the edit calls of one record, and notes the working folder it names. long
+// says the record was longer than the reader's window, which cut its strings (elide.go).
+func (es *editScan) record(b []byte, long bool, src findings.Source) {
+	if (long || len(b) > maxCwdRecord) && !es.names(b) {
 		return
 	}
 	rec, ok := readEditRecord(b)
