@@ -1,7 +1,6 @@
 package anchor
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,25 +46,8 @@ func editBinding(name string) gates.Binding {
 	return nil
 }
 
-// isEditTool reports whether a tool's calls are edits, their file and new text saying where they
-// stand: an edit tool of any registered runtime binding.
-func isEditTool(name string) bool { return editBinding(name) != nil }
-
-// namesEditTool reports whether a record's text names an edit tool of any binding, as a JSON
-// string: a record that does not holds no edit.
-func namesEditTool(b []byte) bool {
-	for _, bd := range gates.Bindings() {
-		for _, t := range bd.EditTools() {
-			if bytes.Contains(b, []byte(`"`+t+`"`)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// Edit is one edit call of a session as a scanner read it: what is needed to find where it now
-// stands. The Anchorer keeps only that place, never the text.
+// Edit is one edit call of a session as a reader handed it over: what is needed to find where
+// it now stands. The Anchorer keeps only that place, never the text.
 type Edit struct {
 	Session string          // the session's id
 	Tool    string          // the edit tool; "" reads the input as Claude Code's

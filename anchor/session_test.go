@@ -163,9 +163,10 @@ func TestParseSessionMode(t *testing.T) {
 	}
 }
 
-// TestScanEdits reads edits, as the readers hand them over, from the three record shapes: a transcript's assistant tool_use, a
-// hook log's edit input (Claude Code's, and Copilot's camelCase one), an execution file's array; records that are not edits or not JSON are
-// passed over.
+// TestScanEdits reads edits, as the readers hand them over, from the three record shapes: a
+// transcript's assistant tool_use, a hook log's edit input (Claude Code's, and Copilot's
+// camelCase one), an execution file's array; records that are not edits or not JSON are passed
+// over.
 func TestScanEdits(t *testing.T) {
 	root, d := sessionRepo(t)
 	a := newAnchorer(t, Options{Root: root, Diff: d})

@@ -35,7 +35,8 @@ const maxCwdRecord = elideWindow
 // file last named (stream-json names it once, in system/init).
 type editScan struct {
 	emit   func(EditCall)
-	quoted [][]byte // the edit tools of every binding, as JSON strings
+	tools  map[string]bool // the edit tools of every binding
+	quoted [][]byte        // the same, as JSON strings
 	cwd    string
 }
 
@@ -47,7 +48,7 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 	if opts.Edits == nil {
 		return fn
 	}
-	es := &editScan{emit: opts.Edits, quoted: editToolNames()}
+	es := newEditScan(opts.Edits)
 	return func(rec record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
 			es.record(rec.Data, rec.Elided, findings.Source{File: name, Line: rec.Line})
@@ -59,27 +60,16 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 	}
 }
 
-// editToolNames are the edit tools of every binding, as JSON strings.
-func editToolNames() [][]byte {
-	var out [][]byte
+// newEditScan finds the edit calls of a file for emit.
+func newEditScan(emit func(EditCall)) *editScan {
+	es := &editScan{emit: emit, tools: map[string]bool{}}
 	for _, b := range gates.Bindings() {
 		for _, t := range b.EditTools() {
-			out = append(out, []byte(`"`+t+`"`))
+			es.tools[t] = true
+			es.quoted = append(es.quoted, []byte(`"`+t+`"`))
 		}
 	}
-	return out
-}
-
-// isEditTool reports whether name is an edit tool of some binding.
-func isEditTool(name string) bool {
-	for _, b := range gates.Bindings() {
-		for _, t := range b.EditTools() {
-			if t == name {
-				return true
-			}
-		}
-	}
-	return false
+	return es
 }
 
 // names reports whether a record's text names an edit tool as a JSON string: a record over
@@ -143,14 +133,14 @@ func (es *editScan) record(b []byte, long bool, src findings.Source) {
 	session := firstOf(rawStr(rec.sessionID), rawStr(rec.sessionID2))
 	at := firstOf(rawStr(rec.time), rawStr(rec.timestamp))
 	n := 0
-	if in, ok := hookInputCall(rawStr(rec.runtime), rec.input); ok && isEditTool(in.Tool) {
+	if in, ok := hookInputCall(rawStr(rec.runtime), rec.input); ok && es.tools[in.Tool] {
 		es.emit(EditCall{Source: src, Index: n, Session: firstOf(in.SessionID, session), Tool: in.Tool, Time: at, Cwd: firstOf(in.Cwd, es.cwd), Input: in.Input})
 		n++
 	}
 	content := jsonscan.Lookup(rec.message, "content")[0]
 	jsonscan.Elements(content, func(el []byte) bool {
 		m := jsonscan.Lookup(el, "type", "name", "input")
-		if name := rawStr(m[1]); rawStr(m[0]) == "tool_use" && isEditTool(name) {
+		if name := rawStr(m[1]); rawStr(m[0]) == "tool_use" && es.tools[name] {
 			es.emit(EditCall{Source: src, Index: n, Session: session, Tool: name, Time: at, Cwd: es.cwd, Input: m[2]})
 			n++
 		}
