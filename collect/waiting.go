@@ -24,7 +24,7 @@ import (
 // every run did before the edits came with the findings). The results are the same either way.
 
 // maxWaiting is how many events may wait for the sessions' edits before the reading starts again
-// in two passes.
+// in two passes (at most half the distinct results a run keeps while reading, MaxGroups).
 const maxWaiting = 1 << 14
 
 // waitPath is the place of a waiting event: a repo-relative path never holds a NUL.
@@ -43,7 +43,9 @@ func (p *preparation) read(ctx context.Context, read readFunc) (*findings.Set, r
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	g, w := newEditGather(p.anc, p.files), &waiting{stop: cancel, max: cmp.Or(p.cfg.maxWaiting, maxWaiting)}
+	// Waiting events are groups of one: fewer than the set's bound keeps them from its eviction.
+	limit := min(cmp.Or(p.cfg.maxWaiting, maxWaiting), max(maxGroups(p.cfg)/2, 1))
+	g, w := newEditGather(p.anc, p.files), &waiting{stop: cancel, max: limit}
 	set, st := read(rctx, p.prepare(w), g.receive)
 	if ctx.Err() != nil || !w.overflowed() {
 		g.keep(p.cfg)
