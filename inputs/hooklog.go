@@ -66,6 +66,15 @@ type hookLogRecord struct {
 // rest: Input stays raw (a slice of data), and streams stay as written (see their encodings).
 // A member of the wrong type is an error; unknown members are passed over.
 func decodeHookLog(data []byte) (hookLogRecord, error) {
+	r, err := decodeRecord(data)
+	if err == nil && r.rawCommand != nil {
+		r.Command = argv(r.rawCommand)
+	}
+	return r, err
+}
+
+// decodeRecord is decodeHookLog without Command: the reader renders the command from rawCommand.
+func decodeRecord(data []byte) (hookLogRecord, error) {
 	var r hookLogRecord
 	var err error
 	whole := jsonscan.Members(data, func(k, v []byte) bool {
@@ -107,7 +116,7 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 	}
 	switch f {
 	case hooklog.FieldCommand:
-		r.rawCommand, r.Command = v, argv(v)
+		r.rawCommand = v
 	case hooklog.FieldInput:
 		r.Input = v
 	case hooklog.FieldExitCode:
@@ -246,7 +255,7 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 // often megabytes — is passed over without being decoded. elided says the record reached the
 // reader as its skeleton (strings over elideKeep cut); red redacts the hook command's words.
 func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string) string) (hookEvent, string, error) {
-	r, err := decodeHookLog(data)
+	r, err := decodeRecord(data)
 	if err != nil {
 		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
 	}
@@ -367,8 +376,7 @@ func readHookInput(raw []byte, b gates.Binding) hookInput {
 		}
 	}
 	if small, err := json.Marshal(kept); err == nil {
-		tc := b.ToolCall(hi.tool, small)
-		hi.command, hi.filePath = tc.Command, tc.FilePath
+		hi.command, hi.filePath = gates.ToolNames(b, hi.tool, small)
 	}
 	return hi
 }
