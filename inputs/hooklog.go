@@ -217,13 +217,14 @@ var errOrdered = errors.New("a record keyed by its order in the file")
 // (ordinal_key.go); without keys (a part of a file read apart) such a record stops the reading with
 // errOrdered.
 func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *ordinalKeys) error {
+	hooks := &commandMemo{red: opts.Redact}
 	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, func(rec record) error {
 		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
 		}
-		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, opts.Redact)
+		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, hooks.render)
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
@@ -253,8 +254,9 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 // reason and an error for the problem message. Only the fields it uses are decoded: the hook's
 // stdin (`input`) is walked for the call's names, and its tool_response — the tool's output,
 // often megabytes — is passed over without being decoded. elided says the record reached the
-// reader as its skeleton (strings over elideKeep cut); red redacts the hook command's words.
-func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string) string) (hookEvent, string, error) {
+// reader as its skeleton (strings over elideKeep cut); command renders the hook's command
+// (commandLine, with its words redacted).
+func hookLogEvent(data []byte, src findings.Source, elided bool, command func(json.RawMessage) string) (hookEvent, string, error) {
 	r, err := decodeRecord(data)
 	if err != nil {
 		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
@@ -280,7 +282,7 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
 	}
-	hook := commandLine(r.rawCommand, red)
+	hook := command(r.rawCommand)
 	a := gates.HookAnswer{
 		Event: hi.event, Tool: hi.tool, Hook: hook,
 		HasExit: r.Error == "", ExitCode: r.ExitCode,
@@ -432,6 +434,27 @@ func commandLine(raw json.RawMessage, red func(string) string) string {
 		return s
 	}
 	return ""
+}
+
+// commandMemo renders hook commands with commandLine, redacted with red, and keeps the last: the
+// records of a log come from a few hooks, whose words would be redacted again at every record.
+type commandMemo struct {
+	red  func(string) string
+	raw  []byte
+	line string
+}
+
+// render is commandLine(raw, m.red).
+func (m *commandMemo) render(raw json.RawMessage) string {
+	if m.raw != nil && bytes.Equal(raw, m.raw) {
+		return m.line
+	}
+	m.line = commandLine(raw, m.red)
+	m.raw = append(m.raw[:0:0], raw...) // raw is part of a record, valid during its callback only
+	if m.raw == nil {
+		m.raw = []byte{}
+	}
+	return m.line
 }
 
 // shellQuote quotes a word for display when it holds blanks or shell metacharacters.
