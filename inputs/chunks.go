@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,7 @@ const DefaultChunkSize = 16 << 20
 type chunk struct {
 	start, end int64
 	passed     int
+	long       []span // lines of the chunk whose newline the chunk finder found, to be read without a search
 }
 
 // startsValue reports whether a line starting with c starts a JSON value at column 0. The
@@ -41,15 +43,14 @@ func splitChunks(ctx context.Context, ra io.ReaderAt, size, chunkSize int64, win
 	}
 	wr := newWindowReader(ra, 0, size, window)
 	defer wr.release()
+	t := lineTally{block: max(wr.size/32, 1)}
 	cur := chunk{}
 	target := chunkSize
-	for lines := 0; ; {
+	for {
 		if limit := min(target, size); wr.pos < limit { // before the cut: only count
-			n, err := wr.count('\n', limit)
-			if err != nil {
+			if err := t.count(wr, limit); err != nil {
 				return err
 			}
-			lines += n
 			continue
 		}
 		_, err := wr.ReadSlice('\n')
@@ -59,15 +60,16 @@ func splitChunks(ctx context.Context, ra io.ReaderAt, size, chunkSize int64, win
 			continue
 		case io.EOF:
 			if cur.start < size {
-				cur.end = size
+				cur.end, cur.long = size, t.long
 				return send(ctx, out, cur)
 			}
 			return nil
 		default:
 			return err
 		}
-		lines++
-		if lines&1023 == 0 && ctx.Err() != nil {
+		t.lineEnd(wr.pos)
+		t.lines++
+		if t.lines&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		next, ok, err := wr.peek()
@@ -75,14 +77,56 @@ func splitChunks(ctx context.Context, ra io.ReaderAt, size, chunkSize int64, win
 			return err
 		}
 		if ok && startsValue(next) {
-			cur.end = wr.pos
+			cur.end, cur.long = wr.pos, t.long
 			if err := send(ctx, out, cur); err != nil {
 				return err
 			}
-			cur = chunk{start: wr.pos, passed: lines}
+			cur, t.long = chunk{start: wr.pos, passed: t.lines}, nil
 			target = wr.pos + chunkSize
 		}
 	}
+}
+
+// lineTally counts the lines the chunk finder passes and notes where the long ones are, so that
+// the chunk's reader need not look for their newlines again (windowReader.known).
+type lineTally struct {
+	lines int
+	start int64  // where the current line starts
+	block int    // bytes counted at once: every line of two blocks or more is noted
+	long  []span // the long lines of the current chunk, in order
+}
+
+// span is the line [start, end) of a file, its newline included.
+type span struct{ start, end int64 }
+
+// count counts the newlines from wr's position up to limit, and moves it there.
+func (t *lineTally) count(wr *windowReader, limit int64) error {
+	for wr.pos < limit {
+		b, err := wr.fill()
+		if err != nil {
+			return err
+		}
+		b = b[:min(int64(len(b)), limit-wr.pos)]
+		for len(b) > 0 {
+			blk := b[:min(len(b), t.block)]
+			if n := bytes.Count(blk, []byte{'\n'}); n > 0 {
+				t.lineEnd(wr.pos + int64(bytes.IndexByte(blk, '\n')) + 1)
+				t.lines += n
+				t.start = wr.pos + int64(bytes.LastIndexByte(blk, '\n')) + 1
+			}
+			wr.pos += int64(len(blk))
+			b = b[len(blk):]
+		}
+	}
+	return nil
+}
+
+// lineEnd ends the current line just before end (after its newline), noting it when long.
+func (t *lineTally) lineEnd(end int64) {
+	if end-t.start >= 2*int64(t.block) {
+		t.long = append(t.long, span{t.start, end})
+	}
+	t.start = end
 }
 
 // send sends c to out unless ctx is done first.
@@ -141,6 +185,7 @@ func readChunks(ctx context.Context, in Input, set *findings.Set, read chunkRead
 				defer close(p.done)
 				p.err = guardFaults(func() error {
 					wr := newWindowReader(in.At, c.start, c.end, in.window)
+					wr.known = c.long
 					defer wr.release()
 					return read(ctx, wr, c.passed, p.set)
 				})

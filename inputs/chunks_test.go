@@ -21,6 +21,10 @@ func splitAll(t testing.TB, data []byte, size int64) []chunk {
 	var first []chunk
 	for i, window := range []int{0, 1, 5, 64} {
 		cs := splitWindows(t, data, size, window)
+		checkLong(t, data, cs)
+		for i := range cs {
+			cs[i].long = nil // which lines are noted as long depends on the window
+		}
 		if i == 0 {
 			first = cs
 		} else if !reflect.DeepEqual(cs, first) {
@@ -28,6 +32,21 @@ func splitAll(t testing.TB, data []byte, size int64) []chunk {
 		}
 	}
 	return first
+}
+
+// checkLong checks the long lines noted in each chunk: lines of it, in order.
+func checkLong(t testing.TB, data []byte, cs []chunk) {
+	t.Helper()
+	for i, c := range cs {
+		at := c.start
+		for _, l := range c.long {
+			if l.start < at || l.end > c.end || l.start >= l.end || data[l.end-1] != '\n' ||
+				(l.start > 0 && data[l.start-1] != '\n') || bytes.IndexByte(data[l.start:l.end-1], '\n') >= 0 {
+				t.Fatalf("chunk %d [%d,%d): %v is not a line of it after %d", i, c.start, c.end, l, at)
+			}
+			at = l.end
+		}
+	}
 }
 
 // splitWindows runs splitChunks over data through windows of window bytes.

@@ -39,7 +39,8 @@ type windowReader struct {
 	winOff int64
 	pos    int64
 	end    int64
-	clean  int64 // the bytes from pos up to clean hold no delimiter (searched already)
+	clean  int64  // the bytes from pos up to clean hold no delimiter (searched already)
+	known  []span // lines ahead whose end is known (their newline the last byte): not searched
 }
 
 // newWindowReader reads [start, end) of at with windows of size bytes (0: defaultWindow),
@@ -116,6 +117,12 @@ func (w *windowReader) ReadSlice(delim byte) ([]byte, error) {
 	if w.pos >= w.end {
 		return nil, io.EOF
 	}
+	for len(w.known) > 0 && w.known[0].end <= w.pos {
+		w.known = w.known[1:]
+	}
+	if len(w.known) > 0 && w.known[0].start <= w.pos && w.known[0].end <= w.end {
+		return w.knownSlice()
+	}
 	for {
 		b, err := w.fill()
 		if err != nil {
@@ -145,19 +152,31 @@ func (w *windowReader) ReadSlice(delim byte) ([]byte, error) {
 	}
 }
 
-// count counts the delimiters from pos up to limit, and moves pos to limit.
-func (w *windowReader) count(delim byte, limit int64) (int, error) {
-	n := 0
-	for w.pos < limit {
+// knownSlice is ReadSlice inside a line whose end is known: no byte of it is searched.
+func (w *windowReader) knownSlice() ([]byte, error) {
+	end := w.known[0].end
+	for {
 		b, err := w.fill()
 		if err != nil {
-			return n, err
+			return nil, err
 		}
-		b = b[:min(int64(len(b)), limit-w.pos)]
-		n += bytes.Count(b, []byte{delim})
+		if n := end - w.pos; n <= int64(len(b)) {
+			w.pos = end
+			w.known = w.known[1:]
+			return b[:n], nil
+		}
+		if len(b) < w.size/2 {
+			// The line began late in this window: move the window to it, so that it is read whole.
+			if err := w.load(w.pos); err != nil {
+				return nil, err
+			}
+			if len(w.avail()) > len(b) {
+				continue
+			}
+		}
 		w.pos += int64(len(b))
+		return b, bufio.ErrBufferFull
 	}
-	return n, nil
 }
 
 // Read reads the next bytes, up to len(p).
