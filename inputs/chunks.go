@@ -110,15 +110,30 @@ func (t *lineTally) count(wr *windowReader, limit int64) error {
 		for len(b) > 0 {
 			blk := b[:min(len(b), t.block)]
 			if n := bytes.Count(blk, []byte{'\n'}); n > 0 {
-				t.lineEnd(wr.pos + int64(bytes.IndexByte(blk, '\n')) + 1)
+				first := bytes.IndexByte(blk, '\n')
+				t.lineEnd(wr.pos + int64(first) + 1)
 				t.lines += n
-				t.start = wr.pos + int64(bytes.LastIndexByte(blk, '\n')) + 1
+				t.start = wr.pos + int64(lastNewline(blk, first, n)) + 1
 			}
 			wr.pos += int64(len(blk))
 			b = b[len(blk):]
 		}
 	}
 	return nil
+}
+
+// lastNewline is the index of the last of the n newlines of b, the first at index first: found
+// forward with IndexByte (vectorised) when they are few, backward byte by byte (bytes.LastIndexByte)
+// when many, as the line after the last is then likely short.
+func lastNewline(b []byte, first, n int) int {
+	if n > 64 {
+		return bytes.LastIndexByte(b, '\n')
+	}
+	last := first
+	for range n - 1 {
+		last += bytes.IndexByte(b[last+1:], '\n') + 1
+	}
+	return last
 }
 
 // lineEnd ends the current line just before end (after its newline), noting it when long.

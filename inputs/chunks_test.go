@@ -340,3 +340,14 @@ func FuzzChunks(f *testing.F) {
 		}
 	})
 }
+
+// TestLastNewline: the last newline is found wherever it is, forward or backward.
+func TestLastNewline(t *testing.T) {
+	for _, s := range []string{"\n", "a\nb", "\n\n\n", "ab\ncd\nef", strings.Repeat("x\n", 100) + "tail", strings.Repeat("\n", 65) + "y"} {
+		b := []byte(s)
+		first, n := bytes.IndexByte(b, '\n'), bytes.Count(b, []byte{'\n'})
+		if got, want := lastNewline(b, first, n), bytes.LastIndexByte(b, '\n'); got != want {
+			t.Errorf("%q: last newline at %d, want %d", s, got, want)
+		}
+	}
+}
