@@ -60,6 +60,7 @@ type hookLogRecord struct {
 	has        [hooklog.NumFields]bool
 	rawLen     [hooklog.NumFields]int // length of each member's raw value
 	rawCommand []byte
+	names      *inputNames // the call's names in Input, when read on the way (walkRecord)
 }
 
 // decodeHookLog reads the members of one record that hooklog.Record has, without decoding the
@@ -77,7 +78,7 @@ func decodeHookLog(data []byte) (hookLogRecord, error) {
 func decodeRecord(data []byte) (hookLogRecord, error) {
 	var r hookLogRecord
 	var err error
-	whole := jsonscan.Members(data, func(k, v []byte) bool {
+	whole := walkRecord(data, &r.names, func(k, v []byte) bool {
 		f, ok := hooklog.Lookup(k)
 		if !ok || string(v) == "null" {
 			return true
@@ -331,15 +332,16 @@ func (r *hookLogRecord) unreadable(elided bool) (string, error) {
 // read as far as it goes when the recorder kept only its start.
 func (r *hookLogRecord) hookInput() (hookInput, error) {
 	in := []byte(r.Input)
+	names := r.names
 	if r.InputEncoding != "" || r.InputCut != nil {
 		s := rawStr(in)
 		b, err := logStream(s, r.InputEncoding)
 		if err != nil {
 			return hookInput{}, err
 		}
-		in = []byte(b)
+		in, names = []byte(b), nil
 	}
-	return readHookInput(in, gates.BindingFor(r.Runtime)), nil
+	return readNamedInput(in, gates.BindingFor(r.Runtime), names), nil
 }
 
 // hookInput is the part of a hook's stdin that names the call.
@@ -351,13 +353,21 @@ type hookInput struct {
 
 // readHookInput reads the hook's stdin as recorded. A stdin of another shape names no call; the
 // answer still counts.
-func readHookInput(raw []byte, b gates.Binding) hookInput {
+func readHookInput(raw []byte, b gates.Binding) hookInput { return readNamedInput(raw, b, nil) }
+
+// readNamedInput is readHookInput with the call's names of raw already read (walkRecord), or nil.
+func readNamedInput(raw []byte, b gates.Binding, pre *inputNames) hookInput {
 	var hi hookInput
 	var in []byte
 	if c, ok := b.HookInput(raw); ok {
 		hi.event, hi.tool, hi.id, hi.session, hi.cwd, in = c.Event, c.Tool, c.ToolUseID, c.SessionID, c.Cwd, c.Input
 	} else {
-		m := jsonscan.Lookup(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
+		var m [][]byte
+		if pre != nil {
+			m = pre[:]
+		} else {
+			m = jsonscan.Lookup(raw, hookInputKeys[:]...)
+		}
 		hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
 		in = m[2]
 	}
