@@ -41,6 +41,9 @@ type Options struct {
 	// edits (see AddEdit).
 	Diff    *difffilter.Diff
 	Session SessionMode // "" → SessionEdit
+	// Input, when set, is applied to a call's input before anchoring reads it (collect redacts
+	// it): only the findings whose call touched a file need their input read.
+	Input func([]byte) []byte
 }
 
 // Anchorer anchors findings in one repository. It is safe for concurrent use.
@@ -58,7 +61,8 @@ type Anchorer struct {
 	tracked  *string           // first tracked file, once looked up ("" when none)
 	diff     *difffilter.Diff  // the change's diff; nil without a base
 	mode     SessionMode
-	edits    sessionEdits // where each session's edits stand in the diff
+	input    func([]byte) []byte // Options.Input
+	edits    sessionEdits        // where each session's edits stand in the diff
 
 	// fallbackRel is fallbackFile's answer, looked up the first time a finding needs it: it
 	// cannot change during a run, and looking it up again cost every finding placed there.
@@ -84,7 +88,7 @@ func New(opts Options) (*Anchorer, error) {
 		return nil, fmt.Errorf("anchor: %w", err)
 	}
 	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{},
-		diff: opts.Diff, mode: mode}
+		diff: opts.Diff, mode: mode, input: opts.Input}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {
 		exact = append(exact, filepath.ToSlash(w))
@@ -172,7 +176,7 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 		}
 	}
 	if f.Call != nil {
-		if fp := callFile(f.Call); fp == "" {
+		if fp := a.callFile(f.Call); fp == "" {
 			why = append(why, "the call touched no file")
 		} else if rel, ok := a.inRepo(&f, fp, cwd, "file", "the file the call touched", &why); ok {
 			return a.touched(f, rel, why)
@@ -286,7 +290,7 @@ func (a *Anchorer) touched(f findings.Finding, rel string, why []string) finding
 	f.Placed = findings.PlacedFile
 	file := a.read(rel)
 	if file.hasText {
-		for _, s := range newTexts(f.Call.Runtime, f.Call.Input) {
+		for _, s := range newTexts(f.Call.Runtime, a.callInput(f.Call)) {
 			if start, end, ok := a.findIn(rel, file.text, s); ok {
 				loc := &findings.Location{Path: rel, StartLine: start}
 				if end > start {
@@ -303,7 +307,7 @@ func (a *Anchorer) touched(f findings.Finding, rel string, why []string) finding
 		}
 	}
 	reason := "the call's new text is not in the checked-out file"
-	if len(newTexts(f.Call.Runtime, f.Call.Input)) == 0 {
+	if len(newTexts(f.Call.Runtime, a.callInput(f.Call))) == 0 {
 		reason = "the call wrote no text to find"
 	}
 	why = append(why, reason)
@@ -357,14 +361,22 @@ func refused(msg, what, p string) string {
 
 // callFile is the file a tool call touched: Call.FilePath, else what the call's runtime binding
 // reads from its input.
-func callFile(c *findings.Call) string {
+func (a *Anchorer) callFile(c *findings.Call) string {
 	if c.FilePath != "" {
 		return c.FilePath
 	}
 	if len(c.Input) == 0 {
 		return ""
 	}
-	return gates.BindingFor(c.Runtime).ToolCall("", c.Input).FilePath
+	return gates.BindingFor(c.Runtime).ToolCall("", a.callInput(c)).FilePath
+}
+
+// callInput is the call's input as anchoring reads it (Options.Input).
+func (a *Anchorer) callInput(c *findings.Call) []byte {
+	if a.input == nil || len(c.Input) == 0 {
+		return c.Input
+	}
+	return a.input(c.Input)
 }
 
 // newTexts are the texts a call of runtime wrote, to be found in the file, as its binding reads

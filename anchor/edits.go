@@ -93,7 +93,7 @@ func (a *Anchorer) placedByItself(f *findings.Finding) bool {
 			return true
 		}
 	}
-	if fp := callFile(f.Call); fp != "" {
+	if fp := a.callFile(f.Call); fp != "" {
 		if rel, ok := a.Path(fp, cwd); ok && a.isFile(rel) {
 			return true
 		}

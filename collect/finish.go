@@ -37,6 +37,7 @@ type preparation struct {
 // that memory follows the distinct results. With the diff, the sessions' edits are read with the
 // findings (read).
 func newPrepare(cfg Config, res *Result, files []file, red *redact.Redactor) (*preparation, error) {
+	calls := &callMemo{red: red, seed: maphash.MakeSeed()}
 	anc, err := anchor.New(anchor.Options{
 		Root:        res.Root,
 		ProjectDirs: projectDirs(cfg),
@@ -44,11 +45,12 @@ func newPrepare(cfg Config, res *Result, files []file, red *redact.Redactor) (*p
 		InputDir:    cfg.Dir,
 		Diff:        res.Diff,
 		Session:     cfg.SessionAnchor,
+		Input:       calls.input, // redacted when anchoring reads it, not for every finding
 	})
 	if err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
 	}
-	return &preparation{cfg: cfg, res: res, anc: anc, red: red, files: files, calls: &callMemo{red: red, seed: maphash.MakeSeed()},
+	return &preparation{cfg: cfg, res: res, anc: anc, red: red, files: files, calls: calls,
 		fallback: sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })}, nil
 }
 
@@ -83,9 +85,10 @@ type redactedInput struct{ raw, redacted []byte }
 // callMemoSize bounds the calls and the inputs a callMemo holds (each worker's last few records).
 const callMemoSize = 16
 
-// redacted is red.Call(*c), computed once per call and its input once per content; with
-// inputDone, c's input is already redacted and kept as it is.
-func (m *callMemo) redacted(c *findings.Call, inputDone bool) *findings.Call {
+// redacted is red.Call(*c) but for its input, computed once per call. With keepInput, the input
+// is kept as it is, for anchoring, which redacts it if it reads it (anchor.Options.Input through
+// m.input, once per content); without, the call has no input: nothing after anchoring reads it.
+func (m *callMemo) redacted(c *findings.Call, keepInput bool) *findings.Call {
 	m.mu.Lock()
 	r, ok := m.done[c]
 	m.mu.Unlock()
@@ -95,9 +98,8 @@ func (m *callMemo) redacted(c *findings.Call, inputDone bool) *findings.Call {
 	bare := *c
 	bare.Input = nil
 	r = m.red.Call(bare)
-	r.Input = c.Input
-	if !inputDone {
-		r.Input = m.input(c.Input)
+	if keepInput {
+		r.Input = c.Input
 	}
 	m.mu.Lock()
 	if m.done == nil || len(m.done) >= callMemoSize {
@@ -200,7 +202,7 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 		}
 	}
 	if f.Call != nil {
-		c := calls.redacted(f.Call, false)
+		c := calls.redacted(f.Call, true) // its input is redacted if anchoring reads it
 		hidden = hidden || c.FilePath != f.Call.FilePath
 		f.Call = c
 	}
@@ -219,13 +221,13 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 // held a secret.
 func redactAnchored(red *redact.Redactor, a findings.Finding, hidden bool, fallback func() *findings.Location, calls *callMemo) findings.Finding {
 	// red.Finding redacts the call once more: done here through the memo, once per call rather
-	// than once per finding. Its input (json:"-", read by anchoring only, which is done) was
-	// redacted above and is kept as it is, not decoded, redacted and encoded a second time.
+	// than once per finding. Its input (json:"-", read by anchoring only, which is done) is
+	// dropped: it is never shown, and nothing redacted it unless anchoring read it.
 	call := a.Call
 	a.Call = nil
 	g := red.Finding(a)
 	if call != nil {
-		g.Call = calls.redacted(call, true)
+		g.Call = calls.redacted(call, false)
 	}
 	if a.Location != nil && g.Location.Path != a.Location.Path {
 		// The place anchoring chose (a fallback file) has a secret in its own name.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // Binding is one agent runtime's hook binding (DESIGN §2, §2.1): everything that differs from one
@@ -134,4 +136,51 @@ func restate(bs []Breach, runtime, claudeEvent, event string) {
 		}
 		bs[i].Message = m
 	}
+}
+
+// ToolNames is b.ToolCall(tool, input)'s Command and FilePath, without decoding the texts the
+// call wrote when the binding can read the names alone (a call that yields findings needs them).
+func ToolNames(b Binding, tool string, input json.RawMessage) (command, filePath string) {
+	if n, ok := b.(interface {
+		toolNames(string, json.RawMessage) (string, string)
+	}); ok {
+		return n.toolNames(tool, input)
+	}
+	tc := b.ToolCall(tool, input)
+	return tc.Command, tc.FilePath
+}
+
+// fastMembers reads the values of the members names of the JSON object data, as
+// json.Unmarshal into a map[string]json.RawMessage would keep them (the last of duplicates), in
+// one pass that checks the grammar as encoding/json does. ok is false when data is not plainly an
+// object (null, another value, a member name with escapes or non-ASCII bytes, a value nested
+// deeper than fastMaxDepth) or is not valid JSON: the caller then decodes it with encoding/json.
+func fastMembers(data []byte, names []string) ([]json.RawMessage, bool) {
+	r := jsonscan.NewReader(data)
+	r.Space()
+	if !r.Take('{') {
+		return nil, false
+	}
+	vals := make([]json.RawMessage, len(names))
+	r.Space()
+	if r.Peek() == '}' {
+		r.Take('}')
+	} else {
+		for r.OK() {
+			key := r.PlainString()
+			r.Space()
+			r.Take(':')
+			r.Space()
+			v := r.Value(fastMaxDepth)
+			if k := nameIndex(names, key); k >= 0 && r.OK() {
+				vals[k] = v
+			}
+			r.Space()
+			if !r.OK() || r.Sep('}') {
+				break
+			}
+		}
+	}
+	r.Space()
+	return vals, r.OK() && r.Offset() == len(data)
 }

@@ -39,20 +39,45 @@ func (claudeCode) ToolCall(tool string, input json.RawMessage) ToolCall {
 	if len(input) == 0 || json.Unmarshal(input, &in) != nil {
 		return tc
 	}
-	switch tool {
-	case "Bash", "PowerShell":
-		tc.Command = rawString(in["command"])
-	case "Edit", "Write", "MultiEdit", "Read":
-		tc.FilePath = rawString(in["file_path"])
-	case "NotebookEdit":
-		tc.FilePath = rawString(in["notebook_path"])
-	case "":
-		if tc.FilePath = rawString(in["file_path"]); tc.FilePath == "" {
-			tc.FilePath = rawString(in["notebook_path"])
-		}
-	}
+	tc.Command, tc.FilePath = claudeCallNames(tool, func(k string) json.RawMessage { return in[k] })
 	tc.NewTexts = claudeNewTexts(input)
 	return tc
+}
+
+// claudeCallNames are the command and the file path of a call of tool whose input's members are
+// read with member.
+func claudeCallNames(tool string, member func(string) json.RawMessage) (command, filePath string) {
+	switch tool {
+	case "Bash", "PowerShell":
+		command = rawString(member("command"))
+	case "Edit", "Write", "MultiEdit", "Read":
+		filePath = rawString(member("file_path"))
+	case "NotebookEdit":
+		filePath = rawString(member("notebook_path"))
+	case "":
+		if filePath = rawString(member("file_path")); filePath == "" {
+			filePath = rawString(member("notebook_path"))
+		}
+	}
+	return command, filePath
+}
+
+// toolNames is ToolCall's Command and FilePath, read in one checking pass over the input
+// (fastMembers) instead of two decodings; ToolCall when that pass is unsure.
+func (c claudeCode) toolNames(tool string, input json.RawMessage) (command, filePath string) {
+	names := c.CallFields()
+	if vals, ok := fastMembers(input, names); ok {
+		return claudeCallNames(tool, func(k string) json.RawMessage {
+			for i, n := range names {
+				if n == k {
+					return vals[i]
+				}
+			}
+			return nil
+		})
+	}
+	tc := c.ToolCall(tool, input)
+	return tc.Command, tc.FilePath
 }
 
 // claudeNewTexts are the texts a Claude Code call wrote: Edit new_string, MultiEdit

@@ -14,13 +14,48 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
 )
 
-// splitAll runs splitChunks over data and returns the chunks in order.
+// splitAll runs splitChunks over data, read through windows of several sizes (down to one byte),
+// and returns the chunks in order; every window size must cut alike.
 func splitAll(t testing.TB, data []byte, size int64) []chunk {
+	t.Helper()
+	var first []chunk
+	for i, window := range []int{0, 1, 5, 64} {
+		cs := splitWindows(t, data, size, window)
+		checkLong(t, data, cs)
+		for i := range cs {
+			cs[i].long = nil // which lines are noted as long depends on the window
+		}
+		if i == 0 {
+			first = cs
+		} else if !reflect.DeepEqual(cs, first) {
+			t.Fatalf("windows of %d bytes cut %v, default windows %v", window, cs, first)
+		}
+	}
+	return first
+}
+
+// checkLong checks the long lines noted in each chunk: lines of it, in order.
+func checkLong(t testing.TB, data []byte, cs []chunk) {
+	t.Helper()
+	for i, c := range cs {
+		at := c.start
+		for _, l := range c.long {
+			if l.start < at || l.end > c.end || l.start >= l.end || data[l.end-1] != '\n' ||
+				(l.start > 0 && data[l.start-1] != '\n') || bytes.IndexByte(data[l.start:l.end-1], '\n') >= 0 {
+				t.Fatalf("chunk %d [%d,%d): %v is not a line of it after %d", i, c.start, c.end, l, at)
+			}
+			at = l.end
+		}
+	}
+}
+
+// splitWindows runs splitChunks over data through windows of window bytes.
+func splitWindows(t testing.TB, data []byte, size int64, window int) []chunk {
 	t.Helper()
 	out := make(chan chunk)
 	errc := make(chan error, 1)
 	go func() {
-		errc <- splitChunks(context.Background(), bytes.NewReader(data), int64(len(data)), size, out)
+		errc <- splitChunks(context.Background(), bytes.NewReader(data), int64(len(data)), size, window, out)
 		close(out)
 	}()
 	var cs []chunk
@@ -127,10 +162,43 @@ func TestSplitChunksBlocks(t *testing.T) {
 // (jobs 0) or in chunks of size bytes, jobs at once.
 func readOnce(t testing.TB, data []byte, jobs int, size int64, newSet func() *findings.Set) *findings.Set {
 	t.Helper()
+	return readVia(t, data, chunking{jobs: jobs}, size, newSet)
+}
+
+// chunking is how readVia reads a file in chunks: jobs at once (0: sequentially), from a file
+// on disk (mapped) or from memory, through windows of window bytes (0: defaultWindow).
+type chunking struct {
+	jobs   int
+	file   *os.File
+	window int
+}
+
+// chunkings are the ways chunkedSame reads each file: memory and a mapped file, default windows
+// and windows smaller than a line.
+func chunkings(t testing.TB, data []byte) []chunking {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return []chunking{{jobs: 2}, {jobs: 3, window: 7}, {jobs: 2, file: f}, {jobs: 3, file: f, window: 4097}}
+}
+
+// readVia reads data with the hook-log reader into a fresh set made by newSet, as c says.
+func readVia(t testing.TB, data []byte, c chunking, size int64, newSet func() *findings.Set) *findings.Set {
+	t.Helper()
 	set := newSet()
 	in := Input{Name: "log.jsonl", R: bytes.NewReader(data)}
-	if jobs > 0 {
-		in.At, in.Size, in.Jobs, in.ChunkSize = bytes.NewReader(data), int64(len(data)), jobs, size
+	if c.jobs > 0 {
+		in.At, in.Size, in.Jobs, in.ChunkSize, in.window = bytes.NewReader(data), int64(len(data)), c.jobs, size, c.window
+		if c.file != nil {
+			in.At = c.file
+		}
 	}
 	if err := (hookLogReader{}).Read(context.Background(), in, Options{IncludeUnstructured: true}, set); err != nil {
 		t.Fatal(err)
@@ -172,6 +240,7 @@ func aggregating() *findings.Set {
 // chunkedSame reads data sequentially and in chunks of several sizes and jobs, into plain and
 // aggregating sets, and fails when any read differs from the sequential one.
 func chunkedSame(t *testing.T, name string, data []byte, sizes []int64) {
+	ways := chunkings(t, data)
 	for _, newSet := range []func() *findings.Set{findings.NewSet, aggregating} {
 		want := readOnce(t, data, 0, 0, newSet)
 		if want.Records != want.Used+want.Skipped() {
@@ -179,10 +248,10 @@ func chunkedSame(t *testing.T, name string, data []byte, sizes []int64) {
 		}
 		want.Compact()
 		for _, size := range sizes {
-			for _, jobs := range []int{2, 3} {
-				got := readOnce(t, data, jobs, size, newSet)
+			for _, c := range ways {
+				got := readVia(t, data, c, size, newSet)
 				got.Compact()
-				sameSets(t, fmt.Sprintf("%s, chunks of %d, %d jobs", name, size, jobs), want, got)
+				sameSets(t, fmt.Sprintf("%s, chunks of %d, %d jobs, mapped %v, windows of %d", name, size, c.jobs, c.file != nil, c.window), want, got)
 			}
 		}
 	}
@@ -264,10 +333,21 @@ func FuzzChunks(f *testing.F) {
 		}
 		n := int(jobs%4) + 2
 		for _, newSet := range []func() *findings.Set{findings.NewSet, aggregating} {
-			want, got := readOnce(t, data, 0, 0, newSet), readOnce(t, data, n, chunk, newSet)
+			want, got := readOnce(t, data, 0, 0, newSet), readVia(t, data, chunking{jobs: n, window: int(size % 61)}, chunk, newSet)
 			want.Compact()
 			got.Compact()
 			sameSets(t, "fuzz", want, got)
 		}
 	})
+}
+
+// TestLastNewline: the last newline is found wherever it is, forward or backward.
+func TestLastNewline(t *testing.T) {
+	for _, s := range []string{"\n", "a\nb", "\n\n\n", "ab\ncd\nef", strings.Repeat("x\n", 100) + "tail", strings.Repeat("\n", 65) + "y"} {
+		b := []byte(s)
+		first, n := bytes.IndexByte(b, '\n'), bytes.Count(b, []byte{'\n'})
+		if got, want := lastNewline(b, first, n), bytes.LastIndexByte(b, '\n'); got != want {
+			t.Errorf("%q: last newline at %d, want %d", s, got, want)
+		}
+	}
 }

@@ -140,12 +140,12 @@ func completeCall(ev hookEvent) findings.Call {
 // reading them decodes the input.
 func withToolNames(c findings.Call) findings.Call {
 	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
-		tc := gates.BindingFor(c.Runtime).ToolCall(c.Tool, c.Input)
+		command, filePath := gates.ToolNames(gates.BindingFor(c.Runtime), c.Tool, c.Input)
 		if c.Command == "" {
-			c.Command = tc.Command
+			c.Command = command
 		}
 		if c.FilePath == "" {
-			c.FilePath = tc.FilePath
+			c.FilePath = filePath
 		}
 	}
 	return c

@@ -60,15 +60,25 @@ type hookLogRecord struct {
 	has        [hooklog.NumFields]bool
 	rawLen     [hooklog.NumFields]int // length of each member's raw value
 	rawCommand []byte
+	names      *inputNames // the call's names in Input, when read on the way (walkRecord)
 }
 
 // decodeHookLog reads the members of one record that hooklog.Record has, without decoding the
 // rest: Input stays raw (a slice of data), and streams stay as written (see their encodings).
 // A member of the wrong type is an error; unknown members are passed over.
 func decodeHookLog(data []byte) (hookLogRecord, error) {
+	r, err := decodeRecord(data)
+	if err == nil && r.rawCommand != nil {
+		r.Command = argv(r.rawCommand)
+	}
+	return r, err
+}
+
+// decodeRecord is decodeHookLog without Command: the reader renders the command from rawCommand.
+func decodeRecord(data []byte) (hookLogRecord, error) {
 	var r hookLogRecord
 	var err error
-	whole := jsonscan.Members(data, func(k, v []byte) bool {
+	whole := walkRecord(data, &r.names, func(k, v []byte) bool {
 		f, ok := hooklog.Lookup(k)
 		if !ok || string(v) == "null" {
 			return true
@@ -107,7 +117,7 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 	}
 	switch f {
 	case hooklog.FieldCommand:
-		r.rawCommand, r.Command = v, argv(v)
+		r.rawCommand = v
 	case hooklog.FieldInput:
 		r.Input = v
 	case hooklog.FieldExitCode:
@@ -208,13 +218,14 @@ var errOrdered = errors.New("a record keyed by its order in the file")
 // (ordinal_key.go); without keys (a part of a file read apart) such a record stops the reading with
 // errOrdered.
 func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *ordinalKeys) error {
+	hooks := &commandMemo{red: opts.Redact}
 	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, withEdits(opts, name, func(rec record) error {
 		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
 		}
-		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, opts.Redact)
+		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, hooks.render)
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
@@ -244,9 +255,10 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 // reason and an error for the problem message. Only the fields it uses are decoded: the hook's
 // stdin (`input`) is walked for the call's names, and its tool_response — the tool's output,
 // often megabytes — is passed over without being decoded. elided says the record reached the
-// reader as its skeleton (strings over elideKeep cut); red redacts the hook command's words.
-func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string) string) (hookEvent, string, error) {
-	r, err := decodeHookLog(data)
+// reader as its skeleton (strings over elideKeep cut); command renders the hook's command
+// (commandLine, with its words redacted).
+func hookLogEvent(data []byte, src findings.Source, elided bool, command func(json.RawMessage) string) (hookEvent, string, error) {
+	r, err := decodeRecord(data)
 	if err != nil {
 		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
 	}
@@ -271,7 +283,7 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, red func(string
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
 	}
-	hook := commandLine(r.rawCommand, red)
+	hook := command(r.rawCommand)
 	a := gates.HookAnswer{
 		Event: hi.event, Tool: hi.tool, Hook: hook,
 		HasExit: r.Error == "", ExitCode: r.ExitCode,
@@ -320,15 +332,16 @@ func (r *hookLogRecord) unreadable(elided bool) (string, error) {
 // read as far as it goes when the recorder kept only its start.
 func (r *hookLogRecord) hookInput() (hookInput, error) {
 	in := []byte(r.Input)
+	names := r.names
 	if r.InputEncoding != "" || r.InputCut != nil {
 		s := rawStr(in)
 		b, err := logStream(s, r.InputEncoding)
 		if err != nil {
 			return hookInput{}, err
 		}
-		in = []byte(b)
+		in, names = []byte(b), nil
 	}
-	return readHookInput(in, gates.BindingFor(r.Runtime)), nil
+	return readNamedInput(in, gates.BindingFor(r.Runtime), names), nil
 }
 
 // hookInput is the part of a hook's stdin that names the call.
@@ -340,13 +353,21 @@ type hookInput struct {
 
 // readHookInput reads the hook's stdin as recorded. A stdin of another shape names no call; the
 // answer still counts.
-func readHookInput(raw []byte, b gates.Binding) hookInput {
+func readHookInput(raw []byte, b gates.Binding) hookInput { return readNamedInput(raw, b, nil) }
+
+// readNamedInput is readHookInput with the call's names of raw already read (walkRecord), or nil.
+func readNamedInput(raw []byte, b gates.Binding, pre *inputNames) hookInput {
 	var hi hookInput
 	var in []byte
 	if c, ok := b.HookInput(raw); ok {
 		hi.event, hi.tool, hi.id, hi.session, hi.cwd, in = c.Event, c.Tool, c.ToolUseID, c.SessionID, c.Cwd, c.Input
 	} else {
-		m := jsonscan.Lookup(raw, "hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd")
+		var m [][]byte
+		if pre != nil {
+			m = pre[:]
+		} else {
+			m = jsonscan.Lookup(raw, hookInputKeys[:]...)
+		}
 		hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
 		in = m[2]
 	}
@@ -367,8 +388,7 @@ func readHookInput(raw []byte, b gates.Binding) hookInput {
 		}
 	}
 	if small, err := json.Marshal(kept); err == nil {
-		tc := b.ToolCall(hi.tool, small)
-		hi.command, hi.filePath = tc.Command, tc.FilePath
+		hi.command, hi.filePath = gates.ToolNames(b, hi.tool, small)
 	}
 	return hi
 }
@@ -424,6 +444,27 @@ func commandLine(raw json.RawMessage, red func(string) string) string {
 		return s
 	}
 	return ""
+}
+
+// commandMemo renders hook commands with commandLine, redacted with red, and keeps the last: the
+// records of a log come from a few hooks, whose words would be redacted again at every record.
+type commandMemo struct {
+	red  func(string) string
+	raw  []byte
+	line string
+}
+
+// render is commandLine(raw, m.red).
+func (m *commandMemo) render(raw json.RawMessage) string {
+	if m.raw != nil && bytes.Equal(raw, m.raw) {
+		return m.line
+	}
+	m.line = commandLine(raw, m.red)
+	m.raw = append(m.raw[:0:0], raw...) // raw is part of a record, valid during its callback only
+	if m.raw == nil {
+		m.raw = []byte{}
+	}
+	return m.line
 }
 
 // shellQuote quotes a word for display when it holds blanks or shell metacharacters.

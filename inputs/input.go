@@ -66,6 +66,7 @@ type Input struct {
 	Size      int64
 	Jobs      int
 	ChunkSize int64
+	window    int // bytes of the file a chunk's reader holds at once (0: defaultWindow); tests make it small
 }
 
 // Reader reads one format. Read must consume in.R to the end or until ctx is done, turn every

@@ -30,7 +30,7 @@ var errTooLong = errors.New("too long")
 // lineReader reads lines of any length, keeping at most max bytes of each. With a window, a line
 // longer than the window is not held whole: it is streamed through a skeleton (elide.go).
 type lineReader struct {
-	r      *bufio.Reader
+	r      sliceReader
 	max    int
 	window int // 0: keep every line up to max whole
 	line   int
@@ -43,7 +43,16 @@ func newLineReader(r io.Reader, max, window int) *lineReader {
 	if max <= 0 {
 		max = DefaultMaxRecord
 	}
-	return &lineReader{r: bufReader(r), max: max, window: window}
+	return &lineReader{r: lineSource(r), max: max, window: window}
+}
+
+// lineSource is what a line reader reads r through: r itself when it is a window reader of a
+// file (window.go), else bufReader(r).
+func lineSource(r io.Reader) sliceReader {
+	if wr, ok := r.(*windowReader); ok {
+		return wr
+	}
+	return bufReader(r)
 }
 
 // bufReader returns r itself when it is already buffered (collect sizes its buffer to the file,
@@ -68,8 +77,9 @@ func (lr *lineReader) next() ([]byte, int, error) {
 	)
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
-		if total == 0 && err == nil && len(chunk) <= lr.max+2 {
-			// The whole line is in the reader's buffer: hand it out without copying.
+		if total == 0 && err == nil && len(chunk) <= lr.max+2 && (lr.window == 0 || len(chunk) <= lr.window) {
+			// The whole line is in the reader's buffer: hand it out without copying. (A window
+			// reader's buffer may hold a line longer than the window: it goes to the skeleton.)
 			lr.line++
 			if line := trimEOL(chunk); len(line) <= lr.max {
 				return line, lr.line, nil

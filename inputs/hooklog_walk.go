@@ -1,0 +1,111 @@
+package inputs
+
+import (
+	"bytes"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+)
+
+// A hook-log record's `input` (the hook's stdin) is most of the record: a PostToolUse input holds
+// the tool's output. jsonscan.Members finds where it ends by following its brackets, and the
+// reader then walked its members once more for the call's names (readHookInput). walkRecord
+// walks the record as jsonscan.Members does, but walks an object `input` member by member once,
+// keeping the call's names on the way, and takes its end from that walk — when the walk ends
+// exactly where the brackets would (see inputWalk); else as before.
+
+// hookInputKeys are the members of a hook's stdin that name its call, as readHookInput reads them.
+var hookInputKeys = [...]string{"hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd"}
+
+// inputNames are the values of hookInputKeys in an input walked once (nil: absent).
+type inputNames [len(hookInputKeys)][]byte
+
+// walkRecord calls fn for each member of the JSON object b, as jsonscan.Members does, and
+// reports what Members reports. names is set to the call's names of the last object member
+// `input` when that was walked once, nil when the last `input` was not.
+func walkRecord(b []byte, names **inputNames, fn func(key, val []byte) bool) bool {
+	i := jsonscan.SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	if i = jsonscan.SkipSpace(b, i+1); i < len(b) && b[i] == '}' {
+		return true
+	}
+	for i < len(b) && b[i] == '"' {
+		end := jsonscan.StringEnd(b, i)
+		if end < 0 {
+			return false
+		}
+		key := b[i:end]
+		if i = jsonscan.SkipSpace(b, end); i >= len(b) || b[i] != ':' {
+			return false
+		}
+		at := jsonscan.SkipSpace(b, i+1)
+		var vend int
+		if string(key) == `"input"` && at < len(b) && b[at] == '{' {
+			vend, *names = inputWalk(b, at)
+		} else {
+			vend = jsonscan.ValueEnd(b, at)
+			if string(key) == `"input"` && vend >= 0 && string(b[at:vend]) != "null" {
+				*names = nil
+			}
+		}
+		if vend < 0 || !fn(key[1:len(key)-1], b[at:vend]) {
+			return vend >= 0
+		}
+		var more, ok bool
+		if i, more, ok = nextMember(b, vend); !more {
+			return ok
+		}
+	}
+	return false
+}
+
+// nextMember reads what follows a member that ends at b[i]: a comma and another (more), or the
+// object's end (ok), or anything else (neither); it returns the index of the next member.
+func nextMember(b []byte, i int) (int, bool, bool) {
+	i = jsonscan.SkipSpace(b, i)
+	switch {
+	case i >= len(b):
+		return i, false, false
+	case b[i] == ',':
+		return jsonscan.SkipSpace(b, i+1), true, false
+	case b[i] == '}':
+		return i, false, true
+	}
+	return i, false, false
+}
+
+// inputWalk returns the end of the object at b[at] and the call's names in it (the first of
+// each, as jsonscan.Lookup keeps them), walking its members once. The end is that of
+// jsonscan.ValueEnd when the walk reads the whole object and no bare value holds a quote or a
+// bracket (which the brackets ValueEnd follows would count); otherwise it is ValueEnd's, and
+// the names are nil (read again later).
+func inputWalk(b []byte, at int) (int, *inputNames) {
+	var names inputNames
+	last, plain := -1, true
+	whole := jsonscan.MembersAt(b, at, func(key []byte, vat, vend int) bool {
+		if vend < 0 {
+			return false
+		}
+		v := b[vat:vend]
+		if c := v[0]; c != '"' && c != '{' && c != '[' && bytes.ContainsAny(v, "\"{}[]") {
+			plain = false
+			return false
+		}
+		k := key[1 : len(key)-1]
+		for n, want := range hookInputKeys {
+			if names[n] == nil && string(k) == want {
+				names[n] = v
+			}
+		}
+		last = vend
+		return true
+	})
+	if !whole || !plain {
+		return jsonscan.ValueEnd(b, at), nil
+	}
+	if last < 0 {
+		last = at + 1 // {} with white space inside
+	}
+	return jsonscan.SkipSpace(b, last) + 1, &names
+}

@@ -1,0 +1,19 @@
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
+
+package inputs
+
+import (
+	"errors"
+	"os"
+)
+
+// mapper is unused where files are not mapped: windows are read instead.
+type mapper struct{}
+
+func newMapper(*os.File) *mapper { return nil }
+
+func (*mapper) window(int64, int) ([]byte, int64, error) {
+	return nil, 0, errors.New("not mapped on this system")
+}
+
+func (*mapper) unmap([]byte) {}
