@@ -106,7 +106,12 @@ func (f *finalMessage) see(rec record) {
 		f.unsure = true
 		return
 	}
-	if len(d) == 0 || d[0] != '{' || !bytes.Contains(d, markAssistant) {
+	if len(d) == 0 || d[0] != '{' {
+		return
+	}
+	// The first "type" member is what Lookup reads below: only a record whose type says
+	// assistant needs the rest (and holds the marker Lookup's caller once looked for first).
+	if t := member(d, "type"); !bytes.Equal(t, markAssistant) && (rawStr(t) != "assistant" || !bytes.Contains(d, markAssistant)) {
 		return
 	}
 	m := jsonscan.Lookup(d, "type", "isSidechain", "message", "sessionId", "timestamp")
@@ -123,6 +128,20 @@ func (f *finalMessage) see(rec record) {
 	if c := msg[1]; len(c) > 0 && (c[0] == '"' || bytes.Contains(c, []byte(`"text"`)) || bytes.Contains(c, []byte(`\u`))) {
 		f.parts = append(f.parts, bytes.Clone(c)) // may hold text: decoded if this is the last message
 	}
+}
+
+// member returns the raw value of the first top-level member of the object d named key (written
+// without escapes), as jsonscan.Lookup finds it, or nil; it stops there.
+func member(d []byte, key string) []byte {
+	var v []byte
+	jsonscan.Members(d, func(k, val []byte) bool {
+		if string(k) == key {
+			v = val
+			return false
+		}
+		return true
+	})
+	return v
 }
 
 // text is the text of the message: its records' text blocks, or a content that is one string.
@@ -190,9 +209,7 @@ func (s *hookState) transcriptRecord(rec record) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
 		return
 	}
-	hasHook, hasTool := bytes.Contains(d, markHook), bytes.Contains(d, markTool)
-	hookAtt := hasHook && bytes.Contains(d, markAttachment)
-	if !hookAtt && (!hasTool || !bytes.Contains(d, markToolResult) && !bytes.Contains(d, markToolUse)) {
+	if !mayMatter(d) {
 		s.closeLoose()
 		s.set.Skip(skipNotHook)
 		return
@@ -204,20 +221,14 @@ func (s *hookState) transcriptRecord(rec record) {
 	}
 	m := jsonscan.Lookup(d, "type", "attachment", "message", "sessionId", "session_id", "cwd", "timestamp")
 	typ := rawStr(m[0])
-	if sid := rawStr(m[3]); sid != "" {
-		s.session = sid
-	} else if sid := rawStr(m[4]); sid != "" && s.session == "" {
-		s.session = sid
+	if !setStr(&s.session, m[3]) && s.session == "" {
+		setStr(&s.session, m[4])
 	}
-	if cwd := rawStr(m[5]); cwd != "" {
-		s.cwd = cwd
-	}
-	if t := rawStr(m[6]); t != "" {
-		s.time = t
-	}
+	setStr(&s.cwd, m[5])
+	setStr(&s.time, m[6])
 	switch typ {
 	case "attachment":
-		if rec.Elided && hookAtt {
+		if rec.Elided && bytes.Contains(d, markHook) && bytes.Contains(d, markAttachment) {
 			s.closeLoose()
 			s.elidedHookRecord(rec.Line)
 			return
@@ -245,6 +256,33 @@ func (s *hookState) transcriptRecord(rec record) {
 		s.closeLoose()
 		s.set.Skip(skipNotHook)
 	}
+}
+
+// mayMatter reports whether a record holds the markers of a record the reader reads: a hook
+// attachment ("hook_ and "attachment"), or a tool_result or tool_use block. The markers are
+// looked for in the order that finds them soonest in the records that have them (tool lines,
+// most of the bytes, name "tool_ early), so that the bulk of such a line is not scanned again.
+func mayMatter(d []byte) bool {
+	if bytes.Contains(d, markTool) && (bytes.Contains(d, markToolResult) || bytes.Contains(d, markToolUse)) {
+		return true
+	}
+	return bytes.Contains(d, markHook) && bytes.Contains(d, markAttachment)
+}
+
+// setStr sets *dst to the JSON string v when v holds a non-empty one (rawStr), and reports
+// whether it does. A value equal to *dst as written is not decoded again: the session, folder
+// and time repeat on every record, and this spares a string per record.
+func setStr(dst *string, v []byte) bool {
+	if n := len(v); n > 2 && v[0] == '"' && v[n-1] == '"' && string(v[1:n-1]) == *dst &&
+		bytes.IndexByte(v[1:n-1], '\\') < 0 {
+		// rawStr(v) is *dst, or "" when v holds a raw control character: *dst stays either way.
+		return true
+	}
+	if t := rawStr(v); t != "" {
+		*dst = t
+		return true
+	}
+	return false
 }
 
 // closeLoose emits the groups that wait for nothing more: a hook's records come together, so any
