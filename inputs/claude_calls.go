@@ -123,16 +123,19 @@ type toolResult struct {
 	Text    string // the result's text when IsError
 }
 
-// toolResults lists the tool_result blocks of a user message's content. The text of results that
-// are not errors is never decoded (it may be megabytes of tool output).
-func toolResults(message []byte) []toolResult {
+// toolResults lists the tool_result blocks of a user message's content, and reports whether the
+// type of one is written exactly "tool_result" (so that the record holds that marker). The text of
+// results that are not errors is never decoded (it may be megabytes of tool output).
+func toolResults(message []byte) ([]toolResult, bool) {
 	var out []toolResult
+	marked := false
 	content := jsonscan.Lookup(message, "content")[0]
 	jsonscan.Elements(content, func(el []byte) bool {
 		m := jsonscan.Lookup(el, "type", "tool_use_id", "is_error", "content")
 		if rawStr(m[0]) != "tool_result" {
 			return true
 		}
+		marked = marked || bytes.Equal(m[0], markToolResult)
 		r := toolResult{ID: rawStr(m[1]), IsError: rawBool(m[2])}
 		if r.IsError {
 			r.Text = resultText(m[3])
@@ -140,7 +143,7 @@ func toolResults(message []byte) []toolResult {
 		out = append(out, r)
 		return true
 	})
-	return out
+	return out, marked
 }
 
 // resultText reads a tool_result's content: a string, or an array of text blocks.

@@ -84,13 +84,18 @@ func TestToolResults(t *testing.T) {
 		`{"type":"tool_result","tool_use_id":"a","content":"big output","is_error":false},` +
 		`{"type":"tool_result","tool_use_id":"b","content":[{"type":"text","text":"one"},{"type":"image"},{"type":"text","text":"two"}],"is_error":true},` +
 		`{"type":"text","text":"not a result"}]}`
-	got := toolResults([]byte(msg))
+	got, marked := toolResults([]byte(msg))
 	want := []toolResult{{ID: "a"}, {ID: "b", IsError: true, Text: "one\ntwo"}}
-	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("toolResults = %+v, want %+v", got, want)
+	if fmt.Sprint(got) != fmt.Sprint(want) || !marked {
+		t.Errorf("toolResults = %+v, %v, want %+v, true", got, marked, want)
 	}
-	if got := toolResults([]byte(`{"role":"user","content":"plain prompt"}`)); len(got) != 0 {
-		t.Errorf("a plain prompt gave results %+v", got)
+	if got, marked := toolResults([]byte(`{"role":"user","content":"plain prompt"}`)); len(got) != 0 || marked {
+		t.Errorf("a plain prompt gave results %+v, %v", got, marked)
+	}
+	// A type written with an escape is a tool_result all the same, but not the raw marker.
+	got, marked = toolResults([]byte(`{"content":[{"type":"tool\u005fresult","tool_use_id":"c"}]}`))
+	if len(got) != 1 || got[0].ID != "c" || marked {
+		t.Errorf("escaped type gave %+v, marked %v; want one result, not marked", got, marked)
 	}
 }
 

@@ -69,8 +69,12 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 	s.judgment = in.Judgment
 	var last finalMessage
 	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
-		last.see(rec)
-		s.transcriptRecord(rec)
+		var v view
+		if rec.Problem == "" && len(rec.Data) > 0 && rec.Data[0] == '{' {
+			v = lookupView(rec.Data)
+		}
+		last.see(rec, &v)
+		s.transcriptRecord(rec, &v)
 		return nil
 	}))
 	s.flushAll()
@@ -79,6 +83,42 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 	}
 	last.judge(s)
 	return nil
+}
+
+// The top-level members of a record that the reader reads (final message and hook records alike),
+// found in one walk of the record: a tool result of megabytes is walked once, not once per use.
+var viewKeys = [...]string{"type", "attachment", "message", "sessionId", "session_id", "cwd", "timestamp", "isSidechain"}
+
+// Indexes in view.m of the members in viewKeys.
+const (
+	vType = iota
+	vAttachment
+	vMessage
+	vSessionID
+	vSessionIDSnake
+	vCwd
+	vTime
+	vSidechain
+)
+
+// view holds the raw values of a record's viewKeys members (nil when absent), each the first
+// member of its name written without escapes, as jsonscan.Lookup finds them.
+type view struct{ m [len(viewKeys)][]byte }
+
+// lookupView is jsonscan.Lookup(d, viewKeys...) without allocating.
+func lookupView(d []byte) view {
+	var v view
+	left := len(v.m)
+	jsonscan.Members(d, func(k, val []byte) bool {
+		for n, want := range viewKeys {
+			if v.m[n] == nil && string(k) == want {
+				v.m[n] = val
+				left--
+			}
+		}
+		return left > 0
+	})
+	return v
 }
 
 // finalMessage is the last assistant message of a transcript's main chain, so far. Claude Code
@@ -99,8 +139,8 @@ type finalMessage struct {
 // markAssistant is the byte marker of an assistant record.
 var markAssistant = []byte(`"assistant"`)
 
-// see takes an assistant record of the main chain into the final message.
-func (f *finalMessage) see(rec record) {
+// see takes an assistant record of the main chain into the final message; v holds its members.
+func (f *finalMessage) see(rec record, v *view) {
 	d := rec.Data
 	if rec.Problem != "" {
 		f.unsure = true
@@ -109,39 +149,24 @@ func (f *finalMessage) see(rec record) {
 	if len(d) == 0 || d[0] != '{' {
 		return
 	}
-	// The first "type" member is what Lookup reads below: only a record whose type says
-	// assistant needs the rest (and holds the marker Lookup's caller once looked for first).
-	if t := member(d, "type"); !bytes.Equal(t, markAssistant) && (rawStr(t) != "assistant" || !bytes.Contains(d, markAssistant)) {
+	// A record whose type is written "assistant" holds the marker the reader once looked for
+	// first; one whose type is written otherwise must still hold it somewhere.
+	if t := v.m[vType]; !bytes.Equal(t, markAssistant) && (rawStr(t) != "assistant" || !bytes.Contains(d, markAssistant)) {
 		return
 	}
-	m := jsonscan.Lookup(d, "type", "isSidechain", "message", "sessionId", "timestamp")
-	if rawStr(m[0]) != "assistant" || rawBool(m[1]) {
+	if rawBool(v.m[vSidechain]) {
 		return
 	}
-	msg := jsonscan.Lookup(m[2], "id", "content")
+	msg := jsonscan.Lookup(v.m[vMessage], "id", "content")
 	id := rawStr(msg[0])
 	if !f.seen || id == "" || id != f.id {
 		*f = finalMessage{seen: true, id: id, line: rec.Line, parts: f.parts[:0]}
 	}
-	f.session, f.time = rawStr(m[3]), rawStr(m[4])
+	f.session, f.time = rawStr(v.m[vSessionID]), rawStr(v.m[vTime])
 	f.elided = f.elided || rec.Elided
 	if c := msg[1]; len(c) > 0 && (c[0] == '"' || bytes.Contains(c, []byte(`"text"`)) || bytes.Contains(c, []byte(`\u`))) {
 		f.parts = append(f.parts, bytes.Clone(c)) // may hold text: decoded if this is the last message
 	}
-}
-
-// member returns the raw value of the first top-level member of the object d named key (written
-// without escapes), as jsonscan.Lookup finds it, or nil; it stops there.
-func member(d []byte, key string) []byte {
-	var v []byte
-	jsonscan.Members(d, func(k, val []byte) bool {
-		if string(k) == key {
-			v = val
-			return false
-		}
-		return true
-	})
-	return v
 }
 
 // text is the text of the message: its records' text blocks, or a content that is one string.
@@ -195,8 +220,11 @@ func (f *finalMessage) judge(s *hookState) {
 	}
 }
 
-// transcriptRecord reads one record of a transcript.
-func (s *hookState) transcriptRecord(rec record) {
+// markUser is the raw type of a user record.
+var markUser = []byte(`"user"`)
+
+// transcriptRecord reads one record of a transcript; v holds its members.
+func (s *hookState) transcriptRecord(rec record, v *view) {
 	if rec.Problem != "" {
 		s.closeLoose()
 		s.problem(rec)
@@ -209,7 +237,14 @@ func (s *hookState) transcriptRecord(rec record) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
 		return
 	}
-	if !mayMatter(d) {
+	// A user record with a block whose type is written "tool_result" holds both its markers:
+	// the bulk of the line (the result) is then not scanned for them.
+	var results []toolResult
+	marked := false
+	if bytes.Equal(v.m[vType], markUser) {
+		results, marked = toolResults(v.m[vMessage])
+	}
+	if !marked && !mayMatter(d) {
 		s.closeLoose()
 		s.set.Skip(skipNotHook)
 		return
@@ -219,13 +254,13 @@ func (s *hookState) transcriptRecord(rec record) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
 		return
 	}
-	m := jsonscan.Lookup(d, "type", "attachment", "message", "sessionId", "session_id", "cwd", "timestamp")
-	typ := rawStr(m[0])
-	if !setStr(&s.session, m[3]) && s.session == "" {
-		setStr(&s.session, m[4])
+	m := &v.m
+	typ := rawStr(m[vType])
+	if !setStr(&s.session, m[vSessionID]) && s.session == "" {
+		setStr(&s.session, m[vSessionIDSnake])
 	}
-	setStr(&s.cwd, m[5])
-	setStr(&s.time, m[6])
+	setStr(&s.cwd, m[vCwd])
+	setStr(&s.time, m[vTime])
 	switch typ {
 	case "attachment":
 		if rec.Elided && bytes.Contains(d, markHook) && bytes.Contains(d, markAttachment) {
@@ -233,18 +268,21 @@ func (s *hookState) transcriptRecord(rec record) {
 			s.elidedHookRecord(rec.Line)
 			return
 		}
-		if !s.hookAttachment(m[1], rec.Line) {
+		if !s.hookAttachment(m[vAttachment], rec.Line) {
 			s.closeLoose()
 			s.set.Skip(skipNotHook)
 		}
 	case "user":
 		s.closeLoose()
-		if !s.readResults(m[2], rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
+		if !bytes.Equal(m[vType], markUser) { // "user" written with escapes
+			results, _ = toolResults(m[vMessage])
+		}
+		if !s.readResultsOf(results, rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
 			s.set.Skip(skipNotHook)
 		}
 	case "assistant":
 		s.closeLoose()
-		n := s.useCalls(m[2], rec.Line)
+		n := s.useCalls(m[vMessage], rec.Line)
 		if n > 0 {
 			s.set.Skip(skipToolCall)
 		} else {
@@ -386,8 +424,14 @@ func pre(event string) bool { return event == "PreToolUse" || event == "Permissi
 // PostToolUse records after the result, stream-json writes every hook response before it). It
 // reports whether the record was counted.
 func (s *hookState) readResults(message []byte, line int, done func(*hookGroup) bool) bool {
+	results, _ := toolResults(message)
+	return s.readResultsOf(results, line, done)
+}
+
+// readResultsOf is readResults of the tool_result blocks of a message, already listed.
+func (s *hookState) readResultsOf(results []toolResult, line int, done func(*hookGroup) bool) bool {
 	counted := false
-	for _, r := range toolResults(message) {
+	for _, r := range results {
 		if r.IsError {
 			if ref, ok := parseRefusal(r.Text); ok && ref.Event != "" {
 				g := s.group(r.ID, ref.Event, ref.Event+":"+ref.Tool, line, s.time)

@@ -356,7 +356,9 @@ func TestTranscriptLongOutputNotParsed(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			s.transcriptRecord(record{Line: 1, Data: []byte(tc.line)})
+			d := []byte(tc.line)
+			v := lookupView(d)
+			s.transcriptRecord(record{Line: 1, Data: d}, &v)
 			runtime.ReadMemStats(&after)
 			alloc := after.TotalAlloc - before.TotalAlloc
 			if alloc > size+(64<<10) { // the []byte conversion of the test line itself is size
