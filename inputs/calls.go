@@ -42,17 +42,24 @@ type CallEvent struct {
 // useCalls reads the tool_use blocks of an assistant message into the call table and reports
 // each to opts.Calls; it returns how many there were.
 func (s *hookState) useCalls(message []byte, line int) int {
+	uses, _ := toolUseList(message)
+	return s.useCallsOf(message, uses, line)
+}
+
+// useCallsOf is useCalls of the tool_use blocks of message, already listed.
+func (s *hookState) useCallsOf(message []byte, uses []toolUse, line int) int {
 	msgID := ""
 	if s.opts.Calls != nil {
 		msgID = rawStr(jsonscan.Lookup(message, "id")[0])
 	}
-	return toolUses(message, func(id, name string, input []byte) {
-		s.calls.add(id, name, input)
+	for _, u := range uses {
+		s.calls.add(u.ID, u.Name, u.Input)
 		if s.opts.Calls != nil {
 			s.opts.Calls(CallEvent{Kind: CallUse, Source: s.src(line), Time: s.time, Session: s.session, Cwd: s.cwd,
-				Message: msgID, ID: id, Tool: name, Input: keepInput(input)})
+				Message: msgID, ID: u.ID, Tool: u.Name, Input: keepInput(u.Input)})
 		}
-	})
+	}
+	return len(uses)
 }
 
 // noteResult reports a tool_result to opts.Calls.

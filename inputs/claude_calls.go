@@ -101,19 +101,27 @@ func (c *toolCall) mark(event string) {
 	c.started[event]++
 }
 
-// toolUses calls fn for each tool_use block of an assistant message's content.
-func toolUses(message []byte, fn func(id, name string, input []byte)) int {
-	n := 0
+// toolUse is one tool_use block of an assistant message.
+type toolUse struct {
+	ID, Name string
+	Input    []byte // raw, a part of the message
+}
+
+// toolUseList lists the tool_use blocks of an assistant message's content, and reports whether
+// the type of one is written exactly "tool_use" (so that the record holds that marker).
+func toolUseList(message []byte) ([]toolUse, bool) {
+	var out []toolUse
+	marked := false
 	content := jsonscan.Lookup(message, "content")[0]
 	jsonscan.Elements(content, func(el []byte) bool {
 		m := jsonscan.Lookup(el, "type", "id", "name", "input")
 		if rawStr(m[0]) == "tool_use" {
-			fn(rawStr(m[1]), rawStr(m[2]), m[3])
-			n++
+			out = append(out, toolUse{ID: rawStr(m[1]), Name: rawStr(m[2]), Input: m[3]})
+			marked = marked || bytes.Equal(m[0], markToolUse)
 		}
 		return true
 	})
-	return n
+	return out, marked
 }
 
 // toolResult is one tool_result block of a user message, with its text only when it is an error.

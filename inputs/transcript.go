@@ -237,12 +237,19 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
 		return
 	}
-	// A user record with a block whose type is written "tool_result" holds both its markers:
-	// the bulk of the line (the result) is then not scanned for them.
-	var results []toolResult
-	marked := false
-	if bytes.Equal(v.m[vType], markUser) {
+	// A user record with a block whose type is written "tool_result" holds both its markers, an
+	// assistant record with one written "tool_use" too: the bulk of the line (a tool result, a
+	// file written) is then not scanned for them.
+	var (
+		results []toolResult
+		uses    []toolUse
+		marked  bool
+	)
+	switch {
+	case bytes.Equal(v.m[vType], markUser):
 		results, marked = toolResults(v.m[vMessage])
+	case bytes.Equal(v.m[vType], markAssistant):
+		uses, marked = toolUseList(v.m[vMessage])
 	}
 	if !marked && !mayMatter(d) {
 		s.closeLoose()
@@ -282,7 +289,10 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 		}
 	case "assistant":
 		s.closeLoose()
-		n := s.useCalls(m[vMessage], rec.Line)
+		if !bytes.Equal(m[vType], markAssistant) { // "assistant" written with escapes
+			uses, _ = toolUseList(m[vMessage])
+		}
+		n := s.useCallsOf(m[vMessage], uses, rec.Line)
 		if n > 0 {
 			s.set.Skip(skipToolCall)
 		} else {
