@@ -1,10 +1,13 @@
 package inputs
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -68,7 +71,7 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
 	var last finalMessage
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := scanWindowed(ctx, transcriptSource(in), opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
 		var v view
 		if rec.Problem == "" && len(rec.Data) > 0 && rec.Data[0] == '{' {
 			v = lookupView(rec.Data)
@@ -119,6 +122,23 @@ func lookupView(d []byte) view {
 		return left > 0
 	})
 	return v
+}
+
+// transcriptBuffer is the read buffer of a big transcript: a line of up to elideWindow bytes is
+// handed to the reader in place, and a longer one reaches its skeleton a buffer at a time, so no
+// byte of either is copied again after the read (through collect's 256 KiB buffer, the first
+// MiB of every long line was copied into the line reader's own buffer).
+const transcriptBuffer = elideWindow + 4<<10
+
+// transcriptSource is what a transcript is read from: a file bigger than transcriptBuffer by
+// offset from its start (collect has only peeked at its head) through a buffer of that size;
+// else the reader collect gives.
+func transcriptSource(in Input) io.Reader {
+	if in.At == nil || in.Size <= transcriptBuffer {
+		return in.R
+	}
+	// Read to the end of the file, as a read of in.R would, should the file grow meanwhile.
+	return bufio.NewReaderSize(io.NewSectionReader(in.At, 0, math.MaxInt64-1), transcriptBuffer)
 }
 
 // finalMessage is the last assistant message of a transcript's main chain, so far. Claude Code
