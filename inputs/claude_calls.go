@@ -112,17 +112,20 @@ type toolUse struct {
 func toolUseList(message []byte) ([]toolUse, bool) {
 	var out []toolUse
 	marked := false
-	content := jsonscan.Lookup(message, "content")[0]
-	jsonscan.Elements(content, func(el []byte) bool {
-		m := jsonscan.Lookup(el, "type", "id", "name", "input")
+	contentBlocks(message, &useKeys, func(m *block) {
 		if rawStr(m[0]) == "tool_use" {
 			out = append(out, toolUse{ID: rawStr(m[1]), Name: rawStr(m[2]), Input: m[3]})
 			marked = marked || bytes.Equal(m[0], markToolUse)
 		}
-		return true
 	})
 	return out, marked
 }
+
+// The members read of tool_use and tool_result blocks.
+var (
+	useKeys    = blockKeys{"type", "id", "name", "input"}
+	resultKeys = blockKeys{"type", "tool_use_id", "is_error", "content"}
+)
 
 // toolResult is one tool_result block of a user message, with its text only when it is an error.
 type toolResult struct {
@@ -137,11 +140,9 @@ type toolResult struct {
 func toolResults(message []byte) ([]toolResult, bool) {
 	var out []toolResult
 	marked := false
-	content := jsonscan.Lookup(message, "content")[0]
-	jsonscan.Elements(content, func(el []byte) bool {
-		m := jsonscan.Lookup(el, "type", "tool_use_id", "is_error", "content")
+	contentBlocks(message, &resultKeys, func(m *block) {
 		if rawStr(m[0]) != "tool_result" {
-			return true
+			return
 		}
 		marked = marked || bytes.Equal(m[0], markToolResult)
 		r := toolResult{ID: rawStr(m[1]), IsError: rawBool(m[2])}
@@ -149,7 +150,6 @@ func toolResults(message []byte) ([]toolResult, bool) {
 			r.Text = resultText(m[3])
 		}
 		out = append(out, r)
-		return true
 	})
 	return out, marked
 }

@@ -1,0 +1,83 @@
+package inputs
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+)
+
+// threeWalks is what contentBlocks must give: the blocks jsonscan.Lookup, Elements and Lookup of
+// each element find.
+func threeWalks(message []byte, keys *blockKeys) []block {
+	var out []block
+	jsonscan.Elements(jsonscan.Lookup(message, "content")[0], func(el []byte) bool {
+		if len(el) > 0 && el[0] == '{' {
+			var b block
+			copy(b[:], jsonscan.Lookup(el, keys[:]...))
+			out = append(out, b)
+		}
+		return true
+	})
+	return out
+}
+
+// checkBlocks fails t when contentBlocks and the three walks disagree on message.
+func checkBlocks(t *testing.T, message []byte) bool {
+	t.Helper()
+	var got []block
+	contentBlocks(message, &resultKeys, func(b *block) { got = append(got, *b) })
+	want := threeWalks(message, &resultKeys)
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Errorf("contentBlocks(%q) = %q, want %q", message, got, want)
+	}
+	_, walked := walkBlocks(message, &resultKeys, nil)
+	return walked
+}
+
+func TestContentBlocks(t *testing.T) {
+	tests := []struct {
+		name, message string
+		walked        bool // read in one walk, without the fallback
+	}{
+		{"results", `{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x \"q\" \\"},{"tool_use_id":"b","type":"tool_result","is_error":true,"content":[{"type":"text","text":"t"}]}]}`, true},
+		{"content first, spaces", ` { "content" : [ { "content" : "big" , "type" : "tool_result" } , "s" , 1 , [ "{" ] , { } ] , "role" : "user" } `, false},
+		{"trimmed", `{ "content" : [ { "content" : "big" , "type" : "tool_result" } , "s" , 1 , [ "{" ] , { } ] , "role" : "user" }`, true},
+		{"repeated keys", `{"content":[{"type":"tool_result","type":"x","tool_use_id":"1","tool_use_id":"2"}],"content":[{"type":"y"}]}`, true},
+		{"string content", `{"role":"user","content":"plain prompt"}`, true},
+		{"no content", `{"role":"user"}`, true},
+		{"not an object", `["content"]`, false},
+		{"scalar with a quote", `{"content":[{"type":x"y"}]}`, false},
+		{"scalar with a bracket before content", `{"a":tr{ue,"content":[{"type":"tool_result"}]}`, false},
+		{"unclosed element", `{"content":[{"type":"tool_result","tool_use_id":"a"`, false},
+		{"element cut in a string", `{"content":[{"type":"tool_result"},{"type":"tool_res`, false},
+		{"bad separator", `{"content":[{"type":"tool_result"} {"type":"tool_result"}]}`, false},
+		{"escaped key", `{"con\u0074ent":[{"type":"tool_result"}],"content":[{"ty\u0070e":"a","type":"tool_result"}]}`, true},
+		{"nested brackets in strings", `{"content":[{"content":{"a":"}]","b":["{"]},"type":"tool_result","is_error":false}]}`, true},
+		{"empty array", `{"content":[]}`, true},
+		{"empty", ``, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if walked := checkBlocks(t, []byte(tc.message)); walked != tc.walked {
+				t.Errorf("walked in one pass = %v, want %v", walked, tc.walked)
+			}
+		})
+	}
+}
+
+// FuzzContentBlocks checks that the one walk of a message's content blocks finds what jsonscan's
+// three walks find, whatever the bytes.
+func FuzzContentBlocks(f *testing.F) {
+	for _, s := range []string{
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x \"q\" \\"},{"type":"text","text":"t"}]}`,
+		`{"content":[{"id":"toolu_1","input":{"command":"ls [a]"},"name":"Bash","type":"tool_use"}],"id":"msg"}`,
+		`{"content":[{"type":x"y"}, 1, "s", [{}], {"is_error":true}]}`,
+		`{"a":{"b":["}"]},"content":[{"content":[{"type":"text","text":"}"}],"type":"tool_result"}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, message []byte) {
+		checkBlocks(t, message)
+	})
+}
