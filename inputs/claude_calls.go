@@ -113,7 +113,7 @@ func toolUseList(message []byte) ([]toolUse, bool) {
 	var out []toolUse
 	marked := false
 	contentBlocks(message, &useKeys, func(m *block) {
-		if rawStr(m[0]) == "tool_use" {
+		if rawIs(m[0], "tool_use") {
 			out = append(out, toolUse{ID: rawStr(m[1]), Name: rawStr(m[2]), Input: m[3]})
 			marked = marked || bytes.Equal(m[0], markToolUse)
 		}
@@ -141,7 +141,7 @@ func toolResults(message []byte) ([]toolResult, bool) {
 	var out []toolResult
 	marked := false
 	contentBlocks(message, &resultKeys, func(m *block) {
-		if rawStr(m[0]) != "tool_result" {
+		if !rawIs(m[0], "tool_result") {
 			return
 		}
 		marked = marked || bytes.Equal(m[0], markToolResult)

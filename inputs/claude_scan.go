@@ -18,6 +18,16 @@ func rawStr(v []byte) string {
 	return s
 }
 
+// rawIs reports whether rawStr(v) == s, without decoding v when it is a plain string.
+func rawIs(v []byte, s string) bool {
+	if n := len(v); n >= 2 && v[0] == '"' && v[n-1] == '"' {
+		if c := v[1 : n-1]; bytes.IndexByte(c, '\\') < 0 && jsonscan.Plain(c) {
+			return string(c) == s // what Unquote returns for such a string
+		}
+	}
+	return rawStr(v) == s
+}
+
 // rawInt decodes a raw JSON integer; ok is false when v is not one.
 func rawInt(v []byte) (int, bool) {
 	if len(v) > 0 && len(v) < 19 {

@@ -115,3 +115,13 @@ func FuzzRawScalars(f *testing.F) {
 		}
 	})
 }
+
+func TestRawIs(t *testing.T) {
+	for _, v := range []string{`"user"`, `"us\u0065r"`, `"user\t"`, "\"user\t\"", `""`, ``, `null`, `"a\"b"`, "\"\xff\"", `"\ufffd"`, `"`} {
+		for _, s := range []string{"user", "user\t", "", "a\"b", "\ufffd"} {
+			if got, want := rawIs([]byte(v), s), rawStr([]byte(v)) == s; got != want {
+				t.Errorf("rawIs(%q, %q) = %v, want %v", v, s, got, want)
+			}
+		}
+	}
+}

@@ -25,8 +25,7 @@ const stopWalk = -2
 // values of its keys members, exactly as jsonscan.Lookup(message, "content"), Elements and
 // Lookup(element, keys...) find them (an element that is not an object has none: fn is not called).
 func contentBlocks(message []byte, keys *blockKeys, fn func(b *block)) {
-	var buf [4]block
-	if blocks, ok := walkBlocks(message, keys, buf[:0]); ok {
+	if blocks, ok := walkBlocks(message, keys, nil); ok {
 		for i := range blocks {
 			fn(&blocks[i])
 		}

@@ -178,11 +178,15 @@ func (f *finalMessage) see(rec record, v *view) {
 		return
 	}
 	msg := jsonscan.Lookup(v.m[vMessage], "id", "content")
-	id := rawStr(msg[0])
-	if !f.seen || id == "" || id != f.id {
-		*f = finalMessage{seen: true, id: id, line: rec.Line, parts: f.parts[:0]}
+	if !f.seen || f.id == "" || !rawIs(msg[0], f.id) { // a new message (or one without an id)
+		*f = finalMessage{seen: true, id: rawStr(msg[0]), line: rec.Line, parts: f.parts[:0]}
 	}
-	f.session, f.time = rawStr(v.m[vSessionID]), rawStr(v.m[vTime])
+	if !rawIs(v.m[vSessionID], f.session) {
+		f.session = rawStr(v.m[vSessionID])
+	}
+	if !rawIs(v.m[vTime], f.time) {
+		f.time = rawStr(v.m[vTime])
+	}
 	f.elided = f.elided || rec.Elided
 	if c := msg[1]; len(c) > 0 && (c[0] == '"' || bytes.Contains(c, []byte(`"text"`)) || bytes.Contains(c, []byte(`\u`))) {
 		f.parts = append(f.parts, bytes.Clone(c)) // may hold text: decoded if this is the last message
@@ -282,7 +286,7 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 		return
 	}
 	m := &v.m
-	typ := rawStr(m[vType])
+	typ := recordType(m[vType])
 	if !setStr(&s.session, m[vSessionID]) && s.session == "" {
 		setStr(&s.session, m[vSessionIDSnake])
 	}
@@ -335,6 +339,16 @@ func mayMatter(d []byte) bool {
 		return true
 	}
 	return bytes.Contains(d, markHook) && bytes.Contains(d, markAttachment)
+}
+
+// recordType is rawStr of a record's type, without allocating for the types the reader reads.
+func recordType(v []byte) string {
+	for _, t := range [...]string{"attachment", "user", "assistant"} {
+		if rawIs(v, t) {
+			return t
+		}
+	}
+	return rawStr(v)
 }
 
 // setStr sets *dst to the JSON string v when v holds a non-empty one (rawStr), and reports
