@@ -81,3 +81,23 @@ func FuzzContentBlocks(f *testing.F) {
 		checkBlocks(t, message)
 	})
 }
+
+// FuzzTranscriptMarks checks the shortcuts of transcriptRecord on arbitrary records: the view is
+// what jsonscan.Lookup finds, and a record whose blocks prove a marker holds the markers
+// mayMatter looks for.
+func FuzzTranscriptMarks(f *testing.F) {
+	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"x"}]},"sessionId":"s"}`))
+	f.Add([]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Bash","input":{}}]}}`))
+	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"tool\u005fresult"}]},"type":"x"}`))
+	f.Fuzz(func(t *testing.T, d []byte) {
+		v := lookupView(d)
+		if want := jsonscan.Lookup(d, viewKeys[:]...); fmt.Sprintf("%q", v.m[:]) != fmt.Sprintf("%q", want) {
+			t.Fatalf("lookupView(%q) = %q, want %q", d, v.m[:], want)
+		}
+		_, user := toolResults(v.m[vMessage])
+		_, assistant := toolUseList(v.m[vMessage])
+		if (user || assistant) && !mayMatter(d) {
+			t.Fatalf("%q: its blocks prove markers mayMatter does not find", d)
+		}
+	})
+}
