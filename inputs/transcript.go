@@ -150,10 +150,10 @@ type finalMessage struct {
 	id      string
 	parts   [][]byte // raw contents of the current message's records that may hold text
 	line    int      // the message's first record
-	session string   // the session and time of its records
-	time    string
-	elided  bool // a record of it was longer than the window: its text was cut
-	unsure  bool // a record after it could not be read: it may not be the last message
+	session []byte   // the session and time of its records, raw (decoded in judge: most
+	time    []byte   // messages are not the last, and the time changes at every record)
+	elided  bool     // a record of it was longer than the window: its text was cut
+	unsure  bool     // a record after it could not be read: it may not be the last message
 }
 
 // markAssistant is the byte marker of an assistant record.
@@ -179,14 +179,11 @@ func (f *finalMessage) see(rec record, v *view) {
 	}
 	msg := jsonscan.Lookup(v.m[vMessage], "id", "content")
 	if !f.seen || f.id == "" || !rawIs(msg[0], f.id) { // a new message (or one without an id)
-		*f = finalMessage{seen: true, id: rawStr(msg[0]), line: rec.Line, parts: f.parts[:0]}
+		*f = finalMessage{seen: true, id: rawStr(msg[0]), line: rec.Line, parts: f.parts[:0],
+			session: f.session[:0], time: f.time[:0]}
 	}
-	if !rawIs(v.m[vSessionID], f.session) {
-		f.session = rawStr(v.m[vSessionID])
-	}
-	if !rawIs(v.m[vTime], f.time) {
-		f.time = rawStr(v.m[vTime])
-	}
+	f.session = append(f.session[:0], v.m[vSessionID]...)
+	f.time = append(f.time[:0], v.m[vTime]...)
 	f.elided = f.elided || rec.Elided
 	if c := msg[1]; len(c) > 0 && (c[0] == '"' || bytes.Contains(c, []byte(`"text"`)) || bytes.Contains(c, []byte(`\u`))) {
 		f.parts = append(f.parts, bytes.Clone(c)) // may hold text: decoded if this is the last message
@@ -227,9 +224,9 @@ func (f *finalMessage) judge(s *hookState) {
 	if !s.judgment && (!f.seen || f.elided || !holdsAGCBlock(text)) {
 		return
 	}
-	base := s.finalBase(f.line, f.session)
-	if f.time != "" {
-		base.Time = f.time
+	base := s.finalBase(f.line, rawStr(f.session))
+	if t := rawStr(f.time); t != "" {
+		base.Time = t
 	}
 	switch {
 	case !f.seen:
