@@ -101,3 +101,14 @@ func FuzzTranscriptMarks(f *testing.F) {
 		}
 	})
 }
+
+func TestViewIndex(t *testing.T) {
+	for n, k := range viewKeys {
+		if got := viewIndex([]byte(k)); got != n {
+			t.Errorf("viewIndex(%q) = %d, want %d", k, got, n)
+		}
+	}
+	if got := viewIndex([]byte("types")); got != -1 {
+		t.Errorf("viewIndex(types) = %d, want -1", got)
+	}
+}

@@ -113,15 +113,36 @@ func lookupView(d []byte) view {
 	var v view
 	left := len(v.m)
 	jsonscan.Members(d, func(k, val []byte) bool {
-		for n, want := range viewKeys {
-			if v.m[n] == nil && string(k) == want {
-				v.m[n] = val
-				left--
-			}
+		if n := viewIndex(k); n >= 0 && v.m[n] == nil {
+			v.m[n] = val
+			left--
 		}
 		return left > 0
 	})
 	return v
+}
+
+// viewIndex is the index in viewKeys of the raw key k, or -1.
+func viewIndex(k []byte) int {
+	switch string(k) {
+	case "type":
+		return vType
+	case "attachment":
+		return vAttachment
+	case "message":
+		return vMessage
+	case "sessionId":
+		return vSessionID
+	case "session_id":
+		return vSessionIDSnake
+	case "cwd":
+		return vCwd
+	case "timestamp":
+		return vTime
+	case "isSidechain":
+		return vSidechain
+	}
+	return -1
 }
 
 // transcriptBuffer is the read buffer of a big transcript: a line of up to elideWindow bytes is
