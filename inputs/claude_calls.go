@@ -110,22 +110,22 @@ type toolUse struct {
 // toolUseList lists the tool_use blocks of an assistant message's content, and reports whether
 // the type of one is written exactly "tool_use" (so that the record holds that marker).
 func toolUseList(message []byte) ([]toolUse, bool) {
-	var out []toolUse
-	marked := false
-	contentBlocks(message, &useKeys, func(m *block) {
-		if rawIs(m[0], "tool_use") {
-			out = append(out, toolUse{ID: rawStr(m[1]), Name: rawStr(m[2]), Input: m[3]})
-			marked = marked || bytes.Equal(m[0], markToolUse)
-		}
-	})
-	return out, marked
+	return toolUsesIn(contentBlocks(message))
 }
 
-// The members read of tool_use and tool_result blocks.
-var (
-	useKeys    = blockKeys{"type", "id", "name", "input"}
-	resultKeys = blockKeys{"type", "tool_use_id", "is_error", "content"}
-)
+// toolUsesIn is toolUseList of a message's content blocks.
+func toolUsesIn(blocks []block) ([]toolUse, bool) {
+	var out []toolUse
+	marked := false
+	for i := range blocks {
+		m := &blocks[i]
+		if rawIs(m[bType], "tool_use") {
+			out = append(out, toolUse{ID: rawStr(m[bID]), Name: rawStr(m[bName]), Input: m[bInput]})
+			marked = marked || bytes.Equal(m[bType], markToolUse)
+		}
+	}
+	return out, marked
+}
 
 // toolResult is one tool_result block of a user message, with its text only when it is an error.
 type toolResult struct {
@@ -138,19 +138,25 @@ type toolResult struct {
 // type of one is written exactly "tool_result" (so that the record holds that marker). The text of
 // results that are not errors is never decoded (it may be megabytes of tool output).
 func toolResults(message []byte) ([]toolResult, bool) {
+	return toolResultsIn(contentBlocks(message))
+}
+
+// toolResultsIn is toolResults of a message's content blocks.
+func toolResultsIn(blocks []block) ([]toolResult, bool) {
 	var out []toolResult
 	marked := false
-	contentBlocks(message, &resultKeys, func(m *block) {
-		if !rawIs(m[0], "tool_result") {
-			return
+	for i := range blocks {
+		m := &blocks[i]
+		if !rawIs(m[bType], "tool_result") {
+			continue
 		}
-		marked = marked || bytes.Equal(m[0], markToolResult)
-		r := toolResult{ID: rawStr(m[1]), IsError: rawBool(m[2])}
+		marked = marked || bytes.Equal(m[bType], markToolResult)
+		r := toolResult{ID: rawStr(m[bToolUseID]), IsError: rawBool(m[bIsError])}
 		if r.IsError {
-			r.Text = resultText(m[3])
+			r.Text = resultText(m[bContent])
 		}
 		out = append(out, r)
-	})
+	}
 	return out, marked
 }
 

@@ -12,46 +12,106 @@ import (
 // values; where it cannot be sure of that (a value that is not well formed) it gives up and the
 // three walks decide, so that every record reads as before.
 
-// blockKeys are the members of a content block a reader wants, in the order it wants them.
-type blockKeys [4]string
+// blockKeys are the members of a content block that the readers of tool_result blocks (type,
+// tool_use_id, is_error, content) and of tool_use blocks (type, id, name, input) read.
+var blockKeys = [...]string{"type", "tool_use_id", "is_error", "content", "id", "name", "input"}
+
+// Indexes in block of the members in blockKeys.
+const (
+	bType = iota
+	bToolUseID
+	bIsError
+	bContent
+	bID
+	bName
+	bInput
+)
 
 // block holds the raw values of a content block's blockKeys members, nil when absent.
-type block [4][]byte
+type block [len(blockKeys)][]byte
 
 // stopWalk is what a walkObject callback returns to end the walk there, successfully.
 const stopWalk = -2
 
-// contentBlocks calls fn for each object element of the "content" array of message with the
-// values of its keys members, exactly as jsonscan.Lookup(message, "content"), Elements and
-// Lookup(element, keys...) find them (an element that is not an object has none: fn is not called).
-func contentBlocks(message []byte, keys *blockKeys, fn func(b *block)) {
-	if blocks, ok := walkBlocks(message, keys, nil); ok {
-		for i := range blocks {
-			fn(&blocks[i])
-		}
-		return
+// contentBlocks returns the values of the blockKeys members of each object element of the
+// "content" array of message, exactly as jsonscan.Lookup(message, "content"), Elements and
+// Lookup(element, blockKeys...) find them (an element that is not an object has none and is left
+// out).
+func contentBlocks(message []byte) []block {
+	if blocks, ok := walkBlocks(message, nil); ok {
+		return blocks
 	}
+	var out []block
 	content := jsonscan.Lookup(message, "content")[0]
 	jsonscan.Elements(content, func(el []byte) bool {
-		var b block
-		copy(b[:], jsonscan.Lookup(el, keys[:]...))
 		if len(el) > 0 && el[0] == '{' {
-			fn(&b)
+			var b block
+			copy(b[:], jsonscan.Lookup(el, blockKeys[:]...))
+			out = append(out, b)
 		}
 		return true
 	})
+	return out
+}
+
+// walkView looks up the view of the record d in one walk that also reads its message's content
+// blocks (so that a tool result is walked once, not once for the view and once for its blocks).
+// It reports false when it gave up; v is then partial and the caller looks the view up again.
+func walkView(d []byte, v *view) bool {
+	left := len(v.m)
+	end := walkObject(d, 0, func(key []byte, at int) int {
+		n := viewIndex(key[1 : len(key)-1])
+		var e int
+		if n == vMessage && v.m[vMessage] == nil {
+			e = walkMessage(d, at, v)
+		} else {
+			e = plainEnd(d, at)
+		}
+		if e < 0 {
+			return -1
+		}
+		if n >= 0 && v.m[n] == nil {
+			v.m[n] = d[at:e]
+			left--
+		}
+		if left == 0 {
+			return stopWalk
+		}
+		return e
+	})
+	return end != -1
+}
+
+// walkMessage walks the message object at d[at] and returns its end (-1: gave up), keeping the
+// blocks of its first "content" member in v as walkBlocks finds them.
+func walkMessage(d []byte, at int, v *view) int {
+	found := false
+	end := walkObject(d, at, func(key []byte, a int) int {
+		if found || string(key) != `"content"` {
+			return plainEnd(d, a)
+		}
+		found = true
+		if a < len(d) && d[a] == '[' {
+			var e int
+			v.blocks, e = walkArray(d, a, nil)
+			return e
+		}
+		return plainEnd(d, a) // not an array: no blocks
+	})
+	v.walked = end >= 0
+	return end
 }
 
 // walkBlocks appends to dst the blocks of message's first "content" member in one walk; ok is
 // false when it gave up.
-func walkBlocks(message []byte, keys *blockKeys, dst []block) ([]block, bool) {
+func walkBlocks(message []byte, dst []block) ([]block, bool) {
 	ok := true
 	end := walkObject(message, 0, func(key []byte, at int) int {
 		if string(key) != `"content"` {
 			return plainEnd(message, at)
 		}
 		var e int
-		dst, e = walkArray(message, at, keys, dst)
+		dst, e = walkArray(message, at, dst)
 		ok = e >= 0
 		return stopWalk
 	})
@@ -60,7 +120,7 @@ func walkBlocks(message []byte, keys *blockKeys, dst []block) ([]block, bool) {
 
 // walkArray appends the object elements of the array at b[at] to dst and returns the index just
 // past the array, or -1 when it gives up. A value that is not an array has no elements (0).
-func walkArray(b []byte, at int, keys *blockKeys, dst []block) ([]block, int) {
+func walkArray(b []byte, at int, dst []block) ([]block, int) {
 	if at >= len(b) || b[at] != '[' {
 		return dst, 0
 	}
@@ -74,7 +134,7 @@ func walkArray(b []byte, at int, keys *blockKeys, dst []block) ([]block, int) {
 			var m block
 			end = walkObject(b, i, func(key []byte, at int) int {
 				e := plainEnd(b, at)
-				for n, want := range keys {
+				for n, want := range blockKeys {
 					if e >= 0 && m[n] == nil && len(key) == len(want)+2 && string(key[1:len(key)-1]) == want {
 						m[n] = b[at:e]
 					}

@@ -9,12 +9,12 @@ import (
 
 // threeWalks is what contentBlocks must give: the blocks jsonscan.Lookup, Elements and Lookup of
 // each element find.
-func threeWalks(message []byte, keys *blockKeys) []block {
+func threeWalks(message []byte) []block {
 	var out []block
 	jsonscan.Elements(jsonscan.Lookup(message, "content")[0], func(el []byte) bool {
 		if len(el) > 0 && el[0] == '{' {
 			var b block
-			copy(b[:], jsonscan.Lookup(el, keys[:]...))
+			copy(b[:], jsonscan.Lookup(el, blockKeys[:]...))
 			out = append(out, b)
 		}
 		return true
@@ -25,13 +25,12 @@ func threeWalks(message []byte, keys *blockKeys) []block {
 // checkBlocks fails t when contentBlocks and the three walks disagree on message.
 func checkBlocks(t *testing.T, message []byte) bool {
 	t.Helper()
-	var got []block
-	contentBlocks(message, &resultKeys, func(b *block) { got = append(got, *b) })
-	want := threeWalks(message, &resultKeys)
+	got := contentBlocks(message)
+	want := threeWalks(message)
 	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
 		t.Errorf("contentBlocks(%q) = %q, want %q", message, got, want)
 	}
-	_, walked := walkBlocks(message, &resultKeys, nil)
+	_, walked := walkBlocks(message, nil)
 	return walked
 }
 
@@ -83,8 +82,8 @@ func FuzzContentBlocks(f *testing.F) {
 }
 
 // FuzzTranscriptMarks checks the shortcuts of transcriptRecord on arbitrary records: the view is
-// what jsonscan.Lookup finds, and a record whose blocks prove a marker holds the markers
-// mayMatter looks for.
+// what jsonscan.Lookup finds, its message's blocks what Lookup, Elements and Lookup find, and a
+// record whose blocks prove a marker holds the markers mayMatter looks for.
 func FuzzTranscriptMarks(f *testing.F) {
 	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"x"}]},"sessionId":"s"}`))
 	f.Add([]byte(`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Bash","input":{}}]}}`))
@@ -93,6 +92,9 @@ func FuzzTranscriptMarks(f *testing.F) {
 		v := lookupView(d)
 		if want := jsonscan.Lookup(d, viewKeys[:]...); fmt.Sprintf("%q", v.m[:]) != fmt.Sprintf("%q", want) {
 			t.Fatalf("lookupView(%q) = %q, want %q", d, v.m[:], want)
+		}
+		if want := threeWalks(v.m[vMessage]); fmt.Sprintf("%q", v.contentBlocks()) != fmt.Sprintf("%q", want) {
+			t.Fatalf("view of %q: blocks %q, want %q (walked %v)", d, v.contentBlocks(), want, v.walked)
 		}
 		_, user := toolResults(v.m[vMessage])
 		_, assistant := toolUseList(v.m[vMessage])
@@ -110,5 +112,35 @@ func TestViewIndex(t *testing.T) {
 	}
 	if got := viewIndex([]byte("types")); got != -1 {
 		t.Errorf("viewIndex(types) = %d, want -1", got)
+	}
+}
+
+func TestViewWalk(t *testing.T) {
+	tests := []struct {
+		name, record string
+		walked       bool // the view's walk read the message's blocks
+	}{
+		{"user", `{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"x"}]},"toolUseResult":{"stdout":"x"},"sessionId":"s","cwd":"/r","timestamp":"t"}`, true},
+		{"message twice", `{"message":{"content":[{"type":"tool_result","tool_use_id":"a"}]},"message":{"content":[{"type":"tool_result","tool_use_id":"b"}]}}`, true},
+		{"no content", `{"type":"user","message":{"role":"user"}}`, true},
+		{"string content", `{"type":"user","message":{"content":"hi"}}`, true},
+		{"scalar with a quote after the message", `{"message":{"content":[{"type":"tool_result"}]},"x":1"2}`, false},
+		{"message not closed", `{"type":"user","message":{"content":[{"type":"tool_result"}]`, false},
+		{"no message", `{"type":"system"}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := []byte(tc.record)
+			v := lookupView(d)
+			if want := jsonscan.Lookup(d, viewKeys[:]...); fmt.Sprintf("%q", v.m[:]) != fmt.Sprintf("%q", want) {
+				t.Errorf("view %q, want %q", v.m[:], want)
+			}
+			if want := threeWalks(v.m[vMessage]); fmt.Sprintf("%q", v.contentBlocks()) != fmt.Sprintf("%q", want) {
+				t.Errorf("blocks %q, want %q", v.contentBlocks(), want)
+			}
+			if v.walked != tc.walked {
+				t.Errorf("walked = %v, want %v", v.walked, tc.walked)
+			}
+		})
 	}
 }

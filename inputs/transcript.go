@@ -105,12 +105,30 @@ const (
 )
 
 // view holds the raw values of a record's viewKeys members (nil when absent), each the first
-// member of its name written without escapes, as jsonscan.Lookup finds them.
-type view struct{ m [len(viewKeys)][]byte }
+// member of its name written without escapes, as jsonscan.Lookup finds them, and the content
+// blocks of its message when the walk that found them read those too.
+type view struct {
+	m      [len(viewKeys)][]byte
+	blocks []block // contentBlocks(m[vMessage]), when walked
+	walked bool
+}
 
-// lookupView is jsonscan.Lookup(d, viewKeys...) without allocating.
+// contentBlocks is contentBlocks of the record's message.
+func (v *view) contentBlocks() []block {
+	if v.walked {
+		return v.blocks
+	}
+	return contentBlocks(v.m[vMessage])
+}
+
+// lookupView is jsonscan.Lookup(d, viewKeys...), read in one walk with the message's blocks
+// (walkView) when it can.
 func lookupView(d []byte) view {
 	var v view
+	if walkView(d, &v) {
+		return v
+	}
+	v = view{}
 	left := len(v.m)
 	jsonscan.Members(d, func(k, val []byte) bool {
 		if n := viewIndex(k); n >= 0 && v.m[n] == nil {
@@ -289,9 +307,9 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 	)
 	switch {
 	case bytes.Equal(v.m[vType], markUser):
-		results, marked = toolResults(v.m[vMessage])
+		results, marked = toolResultsIn(v.contentBlocks())
 	case bytes.Equal(v.m[vType], markAssistant):
-		uses, marked = toolUseList(v.m[vMessage])
+		uses, marked = toolUsesIn(v.contentBlocks())
 	}
 	if !marked && !mayMatter(d) {
 		s.closeLoose()
@@ -324,7 +342,7 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 	case "user":
 		s.closeLoose()
 		if !bytes.Equal(m[vType], markUser) { // "user" written with escapes
-			results, _ = toolResults(m[vMessage])
+			results, _ = toolResultsIn(v.contentBlocks())
 		}
 		if !s.readResultsOf(results, rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
 			s.set.Skip(skipNotHook)
@@ -332,7 +350,7 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 	case "assistant":
 		s.closeLoose()
 		if !bytes.Equal(m[vType], markAssistant) { // "assistant" written with escapes
-			uses, _ = toolUseList(m[vMessage])
+			uses, _ = toolUsesIn(v.contentBlocks())
 		}
 		n := s.useCallsOf(m[vMessage], uses, rec.Line)
 		if n > 0 {
