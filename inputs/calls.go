@@ -47,7 +47,7 @@ func (s *hookState) useCalls(message []byte, line int) int {
 }
 
 // useCallsOf is useCalls of the tool_use blocks of message, already listed.
-func (s *hookState) useCallsOf(message []byte, uses []toolUse, line int) int {
+func (s *hookState) useCallsOf(message []byte, uses []useBlock, line int) int {
 	msgID := ""
 	if s.opts.Calls != nil {
 		msgID = rawStr(jsonscan.Lookup(message, "id")[0])

@@ -101,26 +101,26 @@ func (c *toolCall) mark(event string) {
 	c.started[event]++
 }
 
-// toolUse is one tool_use block of an assistant message.
-type toolUse struct {
+// useBlock is one tool_use block of an assistant message.
+type useBlock struct {
 	ID, Name string
 	Input    []byte // raw, a part of the message
 }
 
 // toolUseList lists the tool_use blocks of an assistant message's content, and reports whether
 // the type of one is written exactly "tool_use" (so that the record holds that marker).
-func toolUseList(message []byte) ([]toolUse, bool) {
+func toolUseList(message []byte) ([]useBlock, bool) {
 	return toolUsesIn(contentBlocks(message))
 }
 
 // toolUsesIn is toolUseList of a message's content blocks.
-func toolUsesIn(blocks []block) ([]toolUse, bool) {
-	var out []toolUse
+func toolUsesIn(blocks []block) ([]useBlock, bool) {
+	var out []useBlock
 	marked := false
 	for i := range blocks {
 		m := &blocks[i]
 		if rawIs(m[bType], "tool_use") {
-			out = append(out, toolUse{ID: rawStr(m[bID]), Name: rawStr(m[bName]), Input: m[bInput]})
+			out = append(out, useBlock{ID: rawStr(m[bID]), Name: rawStr(m[bName]), Input: m[bInput]})
 			marked = marked || bytes.Equal(m[bType], markToolUse)
 		}
 	}

@@ -302,7 +302,7 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 	// file written) is then not scanned for them.
 	var (
 		results []toolResult
-		uses    []toolUse
+		uses    []useBlock
 		marked  bool
 	)
 	switch {
