@@ -297,21 +297,8 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
 		return
 	}
-	// A user record with a block whose type is written "tool_result" holds both its markers, an
-	// assistant record with one written "tool_use" too: the bulk of the line (a tool result, a
-	// file written) is then not scanned for them.
-	var (
-		results []toolResult
-		uses    []useBlock
-		marked  bool
-	)
-	switch {
-	case bytes.Equal(v.m[vType], markUser):
-		results, marked = toolResultsIn(v.contentBlocks())
-	case bytes.Equal(v.m[vType], markAssistant):
-		uses, marked = toolUsesIn(v.contentBlocks())
-	}
-	if !marked && !mayMatter(d) {
+	bl := listBlocks(v)
+	if !bl.marked && !mayMatter(d) {
 		s.closeLoose()
 		s.set.Skip(skipNotHook)
 		return
@@ -321,14 +308,46 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
 		return
 	}
-	m := &v.m
-	typ := recordType(m[vType])
-	if !setStr(&s.session, m[vSessionID]) && s.session == "" {
-		setStr(&s.session, m[vSessionIDSnake])
+	s.noteEnvelope(v)
+	s.typedRecord(rec, v, bl)
+}
+
+// blockLists are the tool_result blocks of a user record, or the tool_use blocks of an
+// assistant record, as far as listBlocks lists them.
+type blockLists struct {
+	results []toolResult
+	uses    []useBlock
+	marked  bool // one block is typed exactly "tool_result" or "tool_use"
+}
+
+// listBlocks lists the blocks of a record whose type is written exactly "user" or "assistant". A
+// block typed exactly "tool_result" (or "tool_use") means the record holds the markers mayMatter
+// looks for: the bulk of the line (a tool result, a file written) is then not scanned for them.
+func listBlocks(v *view) blockLists {
+	var bl blockLists
+	switch {
+	case bytes.Equal(v.m[vType], markUser):
+		bl.results, bl.marked = toolResultsIn(v.contentBlocks())
+	case bytes.Equal(v.m[vType], markAssistant):
+		bl.uses, bl.marked = toolUsesIn(v.contentBlocks())
 	}
-	setStr(&s.cwd, m[vCwd])
-	setStr(&s.time, m[vTime])
-	switch typ {
+	return bl
+}
+
+// noteEnvelope keeps a record's session, folder and time for its hook records and those after.
+func (s *hookState) noteEnvelope(v *view) {
+	if !setStr(&s.session, v.m[vSessionID]) && s.session == "" {
+		setStr(&s.session, v.m[vSessionIDSnake])
+	}
+	setStr(&s.cwd, v.m[vCwd])
+	setStr(&s.time, v.m[vTime])
+}
+
+// typedRecord reads a record that may matter by its type; bl are its blocks as listBlocks
+// listed them.
+func (s *hookState) typedRecord(rec record, v *view, bl blockLists) {
+	d, m := rec.Data, &v.m
+	switch recordType(m[vType]) {
 	case "attachment":
 		if rec.Elided && bytes.Contains(d, markHook) && bytes.Contains(d, markAttachment) {
 			s.closeLoose()
@@ -342,17 +361,17 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 	case "user":
 		s.closeLoose()
 		if !bytes.Equal(m[vType], markUser) { // "user" written with escapes
-			results, _ = toolResultsIn(v.contentBlocks())
+			bl.results, _ = toolResultsIn(v.contentBlocks())
 		}
-		if !s.readResultsOf(results, rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
+		if !s.readResultsOf(bl.results, rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
 			s.set.Skip(skipNotHook)
 		}
 	case "assistant":
 		s.closeLoose()
 		if !bytes.Equal(m[vType], markAssistant) { // "assistant" written with escapes
-			uses, _ = toolUsesIn(v.contentBlocks())
+			bl.uses, _ = toolUsesIn(v.contentBlocks())
 		}
-		n := s.useCallsOf(m[vMessage], uses, rec.Line)
+		n := s.useCallsOf(m[vMessage], bl.uses, rec.Line)
 		if n > 0 {
 			s.set.Skip(skipToolCall)
 		} else {
