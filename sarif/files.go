@@ -2,6 +2,7 @@ package sarif
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,9 +13,9 @@ const maxHashBytes = 64 << 20
 
 // fileInfo is what the builder knows of one repository file.
 type fileInfo struct {
-	ok       bool     // the file exists under Root, is regular and was read
-	hashes   []string // primaryLocationLineHash of each line
-	lineLens []int    // length of each line in UTF-16 code units, newline excluded
+	ok       bool       // the file exists under Root, is regular and was read
+	hashes   lineHashes // primaryLocationLineHash of each line
+	lineLens []int      // length of each line in UTF-16 code units, newline excluded
 }
 
 // lines is the number of lines of the file (a final newline starts an empty last line).
@@ -23,10 +24,10 @@ func (fi *fileInfo) lines() int { return len(fi.lineLens) }
 // lineHash is the primaryLocationLineHash of the 1-based line; false when the file was not read
 // or has no such line.
 func (fi *fileInfo) lineHash(line int) (string, bool) {
-	if !fi.ok || line < 1 || line > len(fi.hashes) {
+	if !fi.ok || line < 1 || line > fi.hashes.len() {
 		return "", false
 	}
-	return fi.hashes[line-1], true
+	return fi.hashes.text(line - 1), true
 }
 
 // repoFiles reads files under the repository root, once each, never outside it.
@@ -85,30 +86,53 @@ func (fi *fileInfo) read(root *os.Root, p string) error {
 		return err
 	}
 	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, maxHashBytes+1))
+	// Sized by Stat, so that the file is read into one buffer of its size (plus one byte, to see
+	// a file that grew meanwhile), not into one grown and copied as it is read.
+	data, err := readSized(io.LimitReader(f, maxHashBytes+1), st.Size()+1)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
 	if len(data) > maxHashBytes {
 		return fmt.Errorf("%s: more than %d bytes", p, maxHashBytes)
 	}
-	fi.hashes, fi.lineLens = nil, nil
-	h := newLineHasher(func(_ int, hash string) { fi.hashes = append(fi.hashes, hash) })
+	lines := bytes.Count(data, []byte{'\n'}) + 1 // all of them in plain ASCII, most of them otherwise
+	fi.hashes = lineHashes{values: make([]uint64, 0, lines), nth: make([]uint32, 0, lines), counts: make(map[uint64]uint32, lines)}
+	fi.lineLens = make([]int, 0, lines)
+	h := newLineHasher(fi.hashes.add)
+	lineLen := func(n int) { fi.lineLens = append(fi.lineLens, n) }
 	if plainASCII(data) {
-		hashASCII(data, h, func(n int) { fi.lineLens = append(fi.lineLens, n) })
-	} else if err := decodeUTF16(bytes.NewReader(data), h.unit, func(n int) { fi.lineLens = append(fi.lineLens, n) }); err != nil {
+		lineLen(h.ascii(data, 0, lineLen))
+	} else if err := decodeUTF16(bytes.NewReader(data), h.unit, lineLen); err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
 	h.finish()
-	if len(fi.hashes) != len(fi.lineLens) {
-		return fmt.Errorf("%s: %d line hashes for %d lines", p, len(fi.hashes), len(fi.lineLens))
+	if fi.hashes.len() != len(fi.lineLens) {
+		return fmt.Errorf("%s: %d line hashes for %d lines", p, fi.hashes.len(), len(fi.lineLens))
 	}
 	fi.ok = true
 	return nil
 }
 
+// readSized reads r to its end into a buffer of size bytes, grown only if r holds more.
+func readSized(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, max(size, 512))
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
+}
+
 // plainASCII says whether data is ASCII without carriage returns: then every byte is one UTF-16
-// code unit and lines end only at LF, and hashASCII gives what decodeUTF16 gives, faster.
+// code unit and lines end only at LF, and lineHasher.ascii gives what decodeUTF16 gives, faster.
 func plainASCII(data []byte) bool {
 	for _, c := range data {
 		if c >= 0x80 || c == '\r' {
@@ -116,20 +140,4 @@ func plainASCII(data []byte) bool {
 		}
 	}
 	return true
-}
-
-// hashASCII feeds every byte of plain ASCII data to h and the length of every line to lineLen
-// (the last line included), as decodeUTF16 does.
-func hashASCII(data []byte, h *lineHasher, lineLen func(int)) {
-	n := 0
-	for _, c := range data {
-		h.unit(uint16(c))
-		if c == '\n' {
-			lineLen(n)
-			n = 0
-		} else {
-			n++
-		}
-	}
-	lineLen(n)
 }

@@ -148,30 +148,62 @@ func FuzzLineHashes(f *testing.F) {
 		if lines != want {
 			t.Fatalf("%d line lengths for %d lines of %q", lines, want, data)
 		}
+		if plainASCII(data) {
+			slowHashes, slowLens := hashBoth(t, string(data), 0)
+			fastHashes, fastLens := hashBoth(t, string(data), 1+len(data)/3)
+			if !slices.Equal(slowHashes, fastHashes) || !slices.Equal(slowLens, fastLens) || !slices.Equal(got, slowHashes) {
+				t.Fatalf("%q: ascii %v %v, unit %v %v, LineHashes %v", data, fastHashes, fastLens, slowHashes, slowLens, got)
+			}
+		}
 	})
 }
 
-// TestHashASCII checks that the fast path for plain ASCII gives what decodeUTF16 gives.
+// TestHashASCII checks that the fast path for plain ASCII gives what decodeUTF16 gives, whole and
+// fed in pieces.
 func TestHashASCII(t *testing.T) {
-	for _, in := range []string{"", "\n", "a", "a\n", "a\nb", "\n\n\tx  y\n", strings.Repeat("line  of\tcode\n", 300)} {
-		var slowHashes, fastHashes []string
-		var slowLens, fastLens []int
-		slow := newLineHasher(func(_ int, h string) { slowHashes = append(slowHashes, h) })
-		if err := decodeUTF16(strings.NewReader(in), slow.unit, func(n int) { slowLens = append(slowLens, n) }); err != nil {
-			t.Fatal(err)
-		}
-		slow.finish()
+	for _, in := range []string{"", "\n", "a", "a\n", "a\nb", "\n\n\tx  y\n", " \t \n\t", strings.Repeat("line  of\tcode\n", 300),
+		strings.Repeat("Lorem ipsum dolor sit amet.\n", 10) + strings.Repeat("x", 250) + "\n\x01\x7f"} {
 		if !plainASCII([]byte(in)) {
 			t.Fatalf("plainASCII(%q) = false", in)
 		}
-		fast := newLineHasher(func(_ int, h string) { fastHashes = append(fastHashes, h) })
-		hashASCII([]byte(in), fast, func(n int) { fastLens = append(fastLens, n) })
-		fast.finish()
-		if !slices.Equal(slowHashes, fastHashes) || !slices.Equal(slowLens, fastLens) {
-			t.Errorf("%q: fast %v %v, want %v %v", in, fastHashes, fastLens, slowHashes, slowLens)
+		slowHashes, slowLens := hashBoth(t, in, 0)
+		for _, piece := range []int{0, 1, 7, 100} {
+			fastHashes, fastLens := hashBoth(t, in, piece)
+			if !slices.Equal(slowHashes, fastHashes) || !slices.Equal(slowLens, fastLens) {
+				t.Errorf("%q in pieces of %d: fast %v %v, want %v %v", in, piece, fastHashes, fastLens, slowHashes, slowLens)
+			}
 		}
 	}
 	if plainASCII([]byte("a\r\n")) || plainASCII([]byte("é")) {
 		t.Error("plainASCII accepts CR or non-ASCII")
 	}
+}
+
+// hashBoth hashes in and gives its line hashes and lengths: through decodeUTF16 when piece is 0,
+// else through lineHasher.ascii, piece bytes at a time.
+func hashBoth(t *testing.T, in string, piece int) ([]string, []int) {
+	t.Helper()
+	var lh lineHashes
+	var lens []int
+	h := newLineHasher(lh.add)
+	lineLen := func(n int) { lens = append(lens, n) }
+	if piece == 0 {
+		if err := decodeUTF16(strings.NewReader(in), h.unit, lineLen); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		n := 0
+		for data := []byte(in); len(data) > 0; {
+			k := min(piece, len(data))
+			n = h.ascii(data[:k], n, lineLen)
+			data = data[k:]
+		}
+		lineLen(n)
+	}
+	h.finish()
+	hashes := make([]string, lh.len())
+	for i := range hashes {
+		hashes[i] = lh.text(i)
+	}
+	return hashes, lens
 }
