@@ -2,6 +2,7 @@ package sarif
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -134,6 +135,15 @@ func readSized(r io.Reader, size int64) ([]byte, error) {
 // plainASCII says whether data is ASCII without carriage returns: then every byte is one UTF-16
 // code unit and lines end only at LF, and lineHasher.ascii gives what decodeUTF16 gives, faster.
 func plainASCII(data []byte) bool {
+	const high, ones, cr = 0x8080808080808080, 0x0101010101010101, 0x0d0d0d0d0d0d0d0d
+	for len(data) >= 8 { // eight bytes at a time: a high bit set, or a byte equal to CR
+		w := binary.LittleEndian.Uint64(data)
+		x := w ^ cr
+		if w&high != 0 || (x-ones)&^x&high != 0 {
+			return false
+		}
+		data = data[8:]
+	}
 	for _, c := range data {
 		if c >= 0x80 || c == '\r' {
 			return false

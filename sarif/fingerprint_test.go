@@ -207,3 +207,19 @@ func hashBoth(t *testing.T, in string, piece int) ([]string, []int) {
 	}
 	return hashes, lens
 }
+
+// TestPlainASCII checks the eight-bytes-at-a-time test against the definition at every position.
+func TestPlainASCII(t *testing.T) {
+	for n := 0; n <= 20; n++ {
+		for i := 0; i < n; i++ {
+			for _, c := range []byte{'\r', 0x80, 0xff, 0x8d, '\n', 0x0c, 0x0e, 0x7f} {
+				b := bytes.Repeat([]byte{'a'}, n)
+				b[i] = c
+				want := c < 0x80 && c != '\r'
+				if got := plainASCII(b); got != want {
+					t.Errorf("plainASCII(%q) = %v", b, got)
+				}
+			}
+		}
+	}
+}
