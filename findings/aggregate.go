@@ -21,13 +21,21 @@ const DefaultMaxExamples = 5
 // Groups keep the order of their first occurrence; a finding that stands alone is returned
 // unchanged except that its Count is at least 1. It runs in time linear in len(fs).
 func Aggregate(fs []Finding, maxExamples int) []Finding {
+	return AggregateOver(slices.Clone(fs), maxExamples)
+}
+
+// AggregateOver is Aggregate writing the merged findings over fs, for a caller that has no more
+// use for fs: no second slice of findings is made.
+func AggregateOver(fs []Finding, maxExamples int) []Finding {
 	s := NewAggregateSet(maxExamples, nil)
-	// At most one group per finding: sized once, the slices are never copied as they grow.
-	s.Findings, s.agg.groups = make([]Finding, 0, len(fs)), make([]group, 0, len(fs))
+	// The k-th group is written at fs[k], and the group of fs[i] is at most the i-th: merging
+	// writes only over findings already read. Sized once, nothing grows.
+	s.Findings, s.agg.groups = fs[:0], make([]group, 0, len(fs))
 	s.agg.index = make(map[groupKey]int32, len(fs))
-	for _, f := range fs {
-		s.place(f, -1)
+	for i := range fs {
+		s.place(fs[i], -1)
 	}
+	clear(fs[len(s.Findings):]) // findings merged away: let what they hold go
 	return s.Findings
 }
 
@@ -87,6 +95,11 @@ func (a *aggregation) put(s *Set, f Finding, first int) int32 {
 		}
 		i = int32(len(s.Findings))
 		a.index[k] = i
+		if len(s.Findings) == cap(s.Findings) {
+			// Doubled, not the quarter append adds to a long slice: a Finding is 384 bytes,
+			// and growing by quarters copied and cleared the set about four times over.
+			s.Findings = slices.Grow(s.Findings, max(len(s.Findings), 64))
+		}
 		s.Findings = append(s.Findings, f)
 		a.groups = append(a.groups, group{first: first, n: 1})
 		return i
@@ -260,11 +273,16 @@ func (s *Set) Compact() {
 		}
 	}
 	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(s.agg.groups[i].first, s.agg.groups[j].first) })
-	out := make([]Finding, len(order))
-	for i, k := range order {
-		out[i] = s.Findings[k]
+	// In place: the groups whose events all went elsewhere go last, and are cleared.
+	kept := len(order)
+	for i := range s.Findings {
+		if s.Findings[i].Count <= 0 {
+			order = append(order, i)
+		}
 	}
-	s.Findings = out
+	permute(s.Findings, order)
+	clear(s.Findings[kept:])
+	s.Findings = s.Findings[:kept:kept]
 	s.agg, s.events, s.bare = nil, nil, nil
 }
 

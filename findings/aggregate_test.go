@@ -2,6 +2,8 @@ package findings
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -136,6 +138,30 @@ func TestAggregateTenThousand(t *testing.T) {
 	}
 	if el > 2*time.Second {
 		t.Errorf("aggregating %d findings took %v", n, el)
+	}
+}
+
+// TestAggregateOver checks that writing over the input gives what Aggregate gives, which leaves
+// its input as it was.
+func TestAggregateOver(t *testing.T) {
+	var in []Finding
+	for i := range 300 {
+		in = append(in, blockAt(fmt.Sprint("r", i%7), "x.go", i%5, fmt.Sprint("m", i%3), "2026-01-01T00:00:00Z", i+1))
+	}
+	in[10].Level = Warning // a group of its own between the others
+	before := slices.Clone(in)
+	want := Aggregate(in, 5)
+	if !reflect.DeepEqual(in, before) {
+		t.Fatal("Aggregate changed its input")
+	}
+	got := AggregateOver(in, 5)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("AggregateOver = %d findings, Aggregate %d; they differ", len(got), len(want))
+	}
+	for _, f := range in[len(got):] {
+		if f.RuleID != "" {
+			t.Fatalf("a finding merged away is kept past the result: %+v", f)
+		}
 	}
 }
 

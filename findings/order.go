@@ -27,9 +27,28 @@ func SortHeaviest(fs []Finding) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(i, j int) int { return Heavier(&fs[i], &fs[j]) })
-	sorted := make([]Finding, len(fs))
-	for i, k := range order {
-		sorted[i] = fs[k]
+	permute(fs, order)
+}
+
+// permute moves fs[order[i]] to fs[i] for every i, in place: order is a permutation of the
+// positions of fs, and is used up (every element becomes -1). Each finding is copied once (one
+// more per cycle of the permutation), and no second slice of findings is made.
+func permute(fs []Finding, order []int) {
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		tmp := fs[i]
+		j := i
+		for {
+			k := order[j]
+			order[j] = -1
+			if k == i {
+				fs[j] = tmp
+				break
+			}
+			fs[j] = fs[k]
+			j = k
+		}
 	}
-	copy(fs, sorted)
 }

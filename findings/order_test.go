@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -20,6 +22,42 @@ func TestSortHeaviest(t *testing.T) {
 	for i, w := range want {
 		if fs[i].RuleID != w {
 			t.Fatalf("order %d = %s, want %s (level, then verdict, then count; input order on ties)", i, fs[i].RuleID, w)
+		}
+	}
+}
+
+// TestPermute checks the in-place move against building the permuted slice anew, for every
+// permutation of five findings.
+func TestPermute(t *testing.T) {
+	var perms [][]int
+	var gen func(p []int, used int)
+	gen = func(p []int, used int) {
+		if len(p) == 5 {
+			perms = append(perms, slices.Clone(p))
+			return
+		}
+		for i := range 5 {
+			if used&(1<<i) == 0 {
+				gen(append(p, i), used|1<<i)
+			}
+		}
+	}
+	gen(nil, 0)
+	for _, p := range perms {
+		fs := make([]Finding, 5)
+		want := make([]string, 5)
+		for i := range fs {
+			fs[i].RuleID = fmt.Sprint("r", i)
+		}
+		for i, k := range p {
+			want[i] = fs[k].RuleID
+		}
+		order := slices.Clone(p)
+		permute(fs, order)
+		for i := range fs {
+			if fs[i].RuleID != want[i] || order[i] != -1 {
+				t.Fatalf("permute by %v: %v, want %v", p, fs, want)
+			}
 		}
 	}
 }
