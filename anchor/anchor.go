@@ -63,6 +63,7 @@ type Anchorer struct {
 	mode     SessionMode
 	input    func([]byte) []byte // Options.Input
 	edits    sessionEdits        // where each session's edits stand in the diff
+	countBuf []byte              // the buffer files are counted through (under mu)
 
 	// fallbackRel is fallbackFile's answer, looked up the first time a finding needs it: it
 	// cannot change during a run, and looking it up again cost every finding placed there.

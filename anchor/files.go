@@ -63,7 +63,7 @@ func (a *Anchorer) read(rel string) *file {
 	if _, err := fh.Seek(0, io.SeekStart); err != nil {
 		return f
 	}
-	f.lines, f.counted = countReader(fh), true
+	f.lines, f.counted = countReader(fh, a.countBuffer()), true
 	return f
 }
 
@@ -83,14 +83,21 @@ func (a *Anchorer) lineCount(rel string) int {
 		return 0
 	}
 	defer fh.Close()
-	f.lines = countReader(fh)
+	f.lines = countReader(fh, a.countBuffer())
 	return f.lines
 }
 
-// countReader counts the lines of r (a last line without newline counts).
-func countReader(r io.Reader) int {
+// countBuffer is the buffer files are counted through, made once; a.mu must be held.
+func (a *Anchorer) countBuffer() []byte {
+	if a.countBuf == nil {
+		a.countBuf = make([]byte, 64<<10)
+	}
+	return a.countBuf
+}
+
+// countReader counts the lines of r (a last line without newline counts), read through buf.
+func countReader(r io.Reader, buf []byte) int {
 	n, last, seen := 0, byte('\n'), false
-	buf := make([]byte, 64<<10)
 	for {
 		k, err := r.Read(buf)
 		n += bytes.Count(buf[:k], []byte{'\n'})

@@ -40,11 +40,11 @@ func leveled(cfg Config, f findings.Finding) findings.Finding {
 
 // failedAll lists the fail-on outcomes among the findings kept and those left out while reading.
 func failedAll(cfg Config, res *Result) []Outcome {
-	all := append([]findings.Finding(nil), res.Findings...)
-	for _, f := range res.Set.LeftOutMust {
-		all = append(all, leveled(cfg, f))
+	must := make([]findings.Finding, len(res.Set.LeftOutMust))
+	for i, f := range res.Set.LeftOutMust {
+		must[i] = leveled(cfg, f)
 	}
-	return failed(cfg.FailOn, all)
+	return failed(cfg.FailOn, res.Findings, must)
 }
 
 // leftOutLine says how many results were left out while reading, "" when none were.

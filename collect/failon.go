@@ -48,7 +48,7 @@ func ParseFailOn(s string) ([]Outcome, error) {
 }
 
 // matches reports whether finding f is outcome o.
-func (o Outcome) matches(f findings.Finding) bool {
+func (o Outcome) matches(f *findings.Finding) bool {
 	switch o {
 	case FailBlock:
 		return f.Kind != findings.Contract && f.Verdict == gates.Block
@@ -68,23 +68,32 @@ func (o Outcome) matches(f findings.Finding) bool {
 // status 1. Outputs use it to show, whatever their filters, every finding that fails the step.
 func Fails(want []Outcome, f *findings.Finding) bool {
 	for _, o := range want {
-		if o.matches(*f) {
+		if o.matches(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// failed lists the outcomes of want that occur among fs, in the order of want.
-func failed(want []Outcome, fs []findings.Finding) []Outcome {
+// failed lists the outcomes of want that occur among the findings of lists, in the order of want.
+func failed(want []Outcome, lists ...[]findings.Finding) []Outcome {
 	var out []Outcome
 	for _, o := range want {
-		for _, f := range fs {
-			if o.matches(f) {
-				out = append(out, o)
-				break
-			}
+		if occurs(o, lists) {
+			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// occurs reports whether a finding of lists is outcome o.
+func occurs(o Outcome, lists [][]findings.Finding) bool {
+	for _, fs := range lists {
+		for i := range fs {
+			if o.matches(&fs[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }

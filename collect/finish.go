@@ -150,7 +150,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 	setLevels(cfg.FailOn, cfg.Levels, fs)
 	// The level is part of a group's key: groups read apart (a gate's severity error and
 	// warning of one rule at one place) can have one output level now, and merge.
-	fs = findings.Aggregate(fs, maxExamples)
+	fs = findings.AggregateOver(fs, maxExamples)
 	findings.SortHeaviest(fs)
 	res.Findings = fs
 
