@@ -31,7 +31,7 @@ func AggregateOver(fs []Finding, maxExamples int) []Finding {
 	// The k-th group is written at fs[k], and the group of fs[i] is at most the i-th: merging
 	// writes only over findings already read. Sized once, nothing grows.
 	s.Findings, s.agg.groups = fs[:0], make([]group, 0, len(fs))
-	s.agg.index = make(map[groupKey]int32, len(fs))
+	s.agg.index = newGroupIndex(len(fs))
 	for i := range fs {
 		s.place(fs[i], -1)
 	}
@@ -48,7 +48,7 @@ func NewAggregateSet(maxExamples int, prepare func(Finding) Finding) *Set {
 		maxExamples = DefaultMaxExamples
 	}
 	s := NewSet()
-	s.agg = &aggregation{max: maxExamples, prepare: prepare, index: map[groupKey]int32{}}
+	s.agg = &aggregation{max: maxExamples, prepare: prepare, index: newGroupIndex(0)}
 	return s
 }
 
@@ -56,7 +56,7 @@ func NewAggregateSet(maxExamples int, prepare func(Finding) Finding) *Set {
 type aggregation struct {
 	max     int
 	prepare func(Finding) Finding
-	index   map[groupKey]int32
+	index   groupIndex
 	groups  []group
 	seq     int // events placed so far, to order groups by their first event
 	bound   Bound
@@ -88,19 +88,19 @@ func (a *aggregation) put(s *Set, f Finding, first int) int32 {
 	}
 	a.seq++
 	k := aggregateKey(&f)
-	i, ok := a.index[k]
+	i, h, ok := a.index.find(s.Findings, &k)
 	if !ok {
 		if a.full(s) {
 			s.evict(a.bound.Max)
 		}
 		i = int32(len(s.Findings))
-		a.index[k] = i
 		if len(s.Findings) == cap(s.Findings) {
 			// Doubled, not the quarter append adds to a long slice: a Finding is 384 bytes,
 			// and growing by quarters copied and cleared the set about four times over.
 			s.Findings = slices.Grow(s.Findings, max(len(s.Findings), 64))
 		}
 		s.Findings = append(s.Findings, f)
+		a.index.add(s.Findings, &k, h, i)
 		a.groups = append(a.groups, group{first: first, n: 1})
 		return i
 	}

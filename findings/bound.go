@@ -73,13 +73,7 @@ func (s *Set) evict(keep int) {
 		remap[k], fs[n], gs[n] = int32(n), s.Findings[k], a.groups[k]
 	}
 	s.Findings, a.groups = fs, gs
-	for k, i := range a.index {
-		if remap[i] == evicted {
-			delete(a.index, k)
-		} else {
-			a.index[k] = remap[i]
-		}
-	}
+	a.index.remap(remap)
 	for id, r := range s.events {
 		if r.slot >= 0 {
 			r.slot = remap[r.slot]
