@@ -3,6 +3,7 @@ package sarif
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -84,10 +85,17 @@ func leads(a, b *item) bool {
 }
 
 // verdictCounts counts the events of a folded result per verdict ("contract" for breaches),
-// heaviest first: "block 1, repaired 2".
+// heaviest first: "block 1, repaired 2". It is counted once per item; keys is not to be changed.
 func verdictCounts(it *item) (keys []string, counts map[string]int) {
+	if it.counts != nil {
+		return it.countKeys, it.counts
+	}
 	counts = map[string]int{}
-	for _, f := range it.members() {
+	for i := -1; i < len(it.also); i++ {
+		f := it.f
+		if i >= 0 {
+			f = it.also[i]
+		}
 		k := string(f.Verdict)
 		switch {
 		case f.Kind == findings.Contract:
@@ -103,12 +111,23 @@ func verdictCounts(it *item) (keys []string, counts map[string]int) {
 	sort.SliceStable(keys, func(i, j int) bool {
 		return gates.Verdict(keys[i]).Weight() > gates.Verdict(keys[j]).Weight()
 	})
+	it.countKeys, it.counts = keys, counts
 	return keys, counts
 }
 
-// members is the item's own finding and the findings folded into it.
-func (it *item) members() []*findings.Finding {
-	return append([]*findings.Finding{it.f}, it.also...)
+// shown is what the result says of the folded findings it names (at most maxFoldedExamples):
+// the first sentence of each and its line (foldedLine), made once for the text, the Markdown
+// and the properties alike.
+func (it *item) shown() (sentences, lines []string) {
+	if it.sentences == nil && len(it.also) > 0 {
+		n := min(len(it.also), maxFoldedExamples)
+		it.sentences, it.lines = make([]string, n), make([]string, n)
+		for i, f := range it.also[:n] {
+			it.sentences[i] = findings.FirstSentence(f)
+			it.lines[i] = foldedLine(f, it.sentences[i])
+		}
+	}
+	return it.sentences, it.lines
 }
 
 // foldedText is the part of message.text that names what was folded into the result: the count
@@ -126,31 +145,36 @@ func foldedText(it *item) string {
 		total += counts[k]
 	}
 	lines := []string{fmt.Sprintf("This alert stands for %d events of this rule on this line: %s.", total, strings.Join(parts, ", "))}
-	for i, f := range it.also {
-		if i == maxFoldedExamples {
-			lines = append(lines, fmt.Sprintf("… and %d more (in the result's properties, folded)", len(it.also)-i))
-			break
-		}
-		lines = append(lines, "Also "+foldedLine(f))
+	_, shown := it.shown()
+	for _, l := range shown {
+		lines = append(lines, "Also "+l)
+	}
+	if len(it.also) > len(shown) {
+		lines = append(lines, fmt.Sprintf("… and %d more (in the result's properties, folded)", len(it.also)-len(shown)))
 	}
 	return strings.Join(lines, "\n")
 }
 
-// foldedLine describes one folded finding on one line.
-func foldedLine(f *findings.Finding) string {
-	s := foldedVerdict(f) + ": " + findings.FirstSentence(f)
+// foldedLine describes one folded finding on one line; sentence is its findings.FirstSentence.
+func foldedLine(f *findings.Finding, sentence string) string {
+	b := make([]byte, 0, 64+len(sentence))
+	b = append(append(append(b, foldedVerdict(f)...), ": "...), sentence...)
 	if r := findings.RepairLine(f.Repair); r != "" {
-		s += " " + r + "."
+		b = append(append(append(b, ' '), r...), '.')
 	} else if c := findings.CallLine(f.Call); c != "" {
-		s += " " + c + "."
+		b = append(append(append(b, ' '), c...), '.')
 	}
 	if f.Count > 1 {
-		s += fmt.Sprintf(" Seen %d times.", f.Count)
+		b = append(strconv.AppendInt(append(b, " Seen "...), int64(f.Count), 10), " times."...)
 	}
 	if f.Source.File != "" {
-		s += " Recorded at " + findings.SourceString(f.Source) + "."
+		b = append(append(b, " Recorded at "...), f.Source.File...)
+		if f.Source.Line > 0 { // as findings.SourceString
+			b = strconv.AppendInt(append(b, ':'), int64(f.Source.Line), 10)
+		}
+		b = append(b, '.')
 	}
-	return s
+	return string(b)
 }
 
 // foldedVerdict names a folded finding's verdict, or its kind when it has none (a contract

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,6 +34,10 @@ type item struct {
 	fallback string // why the fallback was used ("" when own)
 	// also are the findings folded into this result: same rule and line hash, lighter or later.
 	also []*findings.Finding
+	// Made once for the result's text, Markdown and properties (shown, verdictCounts).
+	sentences, lines []string
+	countKeys        []string
+	counts           map[string]int
 }
 
 // resultLevel is the finding's level, else its verdict's, else its check's, else warning.
@@ -334,12 +338,12 @@ func messageMarkdown(it *item) string {
 	}
 	if len(it.also) > 0 {
 		w("\n**Folded into this alert:**\n\n")
-		for i, g := range it.also {
-			if i == maxFoldedExamples {
-				fmt.Fprintf(&b, "- … %d more\n", len(it.also)-i)
-				break
-			}
-			w("- ", mdEscape(foldedLine(g)), "\n")
+		_, shown := it.shown()
+		for _, l := range shown {
+			w("- ", mdEscape(l), "\n")
+		}
+		if len(it.also) > len(shown) {
+			fmt.Fprintf(&b, "- … %d more\n", len(it.also)-len(shown))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -413,7 +417,7 @@ func appendProperties(dst []byte, it *item) []byte {
 	put("filePath", c.FilePath, false)
 	put("firstTime", first, false)
 	if len(it.also) > 0 {
-		dst = appendFolded(appendKey(dst, "folded", n == 0), it.also)
+		dst = appendFolded(appendKey(dst, "folded", n == 0), it)
 		n++
 	}
 	put("gate", gate, true)
@@ -432,7 +436,7 @@ func appendProperties(dst []byte, it *item) []byte {
 	if len(it.also) > 0 {
 		dst = append(appendKey(dst, "verdictCounts", false), '{')
 		keys, counts := verdictCounts(it)
-		sort.Strings(keys)
+		keys = slices.Sorted(slices.Values(keys))
 		for i, k := range keys {
 			dst = strconv.AppendInt(appendKey(dst, k, i == 0), int64(counts[k]), 10)
 		}
@@ -443,18 +447,16 @@ func appendProperties(dst []byte, it *item) []byte {
 
 // appendFolded appends the findings folded into a result as an array of objects: count, level,
 // message (the first sentence), source, verdict; at most maxFoldedExamples of them.
-func appendFolded(dst []byte, also []*findings.Finding) []byte {
+func appendFolded(dst []byte, it *item) []byte {
 	dst = append(dst, '[')
-	for i, f := range also {
-		if i == maxFoldedExamples {
-			break
-		}
+	sentences, _ := it.shown()
+	for i, f := range it.also[:len(sentences)] {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
 		dst = strconv.AppendInt(appendKey(append(dst, '{'), "count", true), int64(max(f.Count, 1)), 10)
 		dst = jsonscan.AppendString(appendKey(dst, "level", false), string(f.Level))
-		dst = jsonscan.AppendString(appendKey(dst, "message", false), findings.Cut(findings.FirstSentence(f), maxProperty))
+		dst = jsonscan.AppendString(appendKey(dst, "message", false), findings.Cut(sentences[i], maxProperty))
 		dst = jsonscan.AppendString(appendKey(dst, "source", false), findings.Cut(findings.SourceString(f.Source), maxProperty))
 		dst = append(jsonscan.AppendString(appendKey(dst, "verdict", false), foldedVerdict(f)), '}')
 	}
