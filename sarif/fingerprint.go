@@ -3,6 +3,7 @@ package sarif
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -31,35 +32,40 @@ var hashFirstMod = func() uint64 {
 	return m
 }()
 
-// lineHasher is the rolling hash state of fingerprints.ts, fed one UTF-16 code unit at a time
+// The window's hash is kept as the difference of two prefix hashes: with P(n) the hash of the
+// first n kept units (P(n+1) = 37·P(n) + unit), the window of the 100 units from position a has
+// the hash P(a+100) − 37^100·P(a), the wrapping arithmetic of fingerprints.ts included. So one
+// multiply-add per unit, no window to keep, and eight plain bytes can be taken in one step.
+
+// Powers of hashMod for taking eight units at once.
+const (
+	hashPow4 = hashMod * hashMod * hashMod * hashMod
+	hashPow8 = hashPow4 * hashPow4
+)
+
+// lineHasher computes the line hashes of fingerprints.ts, fed one UTF-16 code unit at a time
 // (unit) or plain ASCII a buffer at a time (ascii). It emits the hash value of every line, in line
 // order; the ":k" suffix is counted by lineHashes.
 type lineHasher struct {
-	window [hashBlockSize]uint64
-	// starts says a line starts at this window slot: its hash is emitted when the window comes
-	// round to it. Lines are emitted in order, so the slot need not say which line.
-	starts    [hashBlockSize]bool
-	hash      uint64
-	index     int
-	lineStart bool
-	prevCR    bool
-	emit      func(hash uint64)
+	p    uint64 // P(kept)
+	kept int    // units kept so far (spaces and tabs are not kept)
+	// open are the lines whose hash is not out yet, oldest first from head: a ring of at most
+	// hashBlockSize, since each starts at a unit of its own and is out 100 units later.
+	open    [hashBlockSize]openLine
+	head, n int
+	atStart bool // the next unit kept starts a line
+	prevCR  bool
+	emit    func(hash uint64)
+}
+
+// openLine is a line whose hash is not out yet: where it started, and P there.
+type openLine struct {
+	at int
+	p  uint64
 }
 
 func newLineHasher(emit func(hash uint64)) *lineHasher {
-	return &lineHasher{lineStart: true, emit: emit}
-}
-
-func (h *lineHasher) output() {
-	h.emit(h.hash)
-	h.starts[h.index] = false
-}
-
-func (h *lineHasher) update(c uint64) {
-	begin := h.window[h.index]
-	h.window[h.index] = c
-	h.hash = hashMod*h.hash + c - hashFirstMod*begin
-	h.index = (h.index + 1) % hashBlockSize
+	return &lineHasher{atStart: true, emit: emit}
 }
 
 // unit processes one code unit of the input (processCharacter in fingerprints.ts).
@@ -74,17 +80,23 @@ func (h *lineHasher) unit(c uint16) {
 	} else {
 		h.prevCR = false
 	}
-	if h.starts[h.index] {
-		h.output()
+	h.step(uint64(c), h.atStart)
+	h.atStart = c == '\n'
+}
+
+// step keeps one unit: first the line whose window ends before it is out, then, when start, a
+// line starts at it.
+func (h *lineHasher) step(c uint64, start bool) {
+	if h.n > 0 && h.open[h.head].at+hashBlockSize == h.kept {
+		h.emit(h.p - hashFirstMod*h.open[h.head].p)
+		h.head, h.n = (h.head+1)%hashBlockSize, h.n-1
 	}
-	if h.lineStart {
-		h.lineStart = false
-		h.starts[h.index] = true
+	if start {
+		h.open[(h.head+h.n)%hashBlockSize] = openLine{h.kept, h.p}
+		h.n++
 	}
-	if c == '\n' {
-		h.lineStart = true
-	}
-	h.update(uint64(c))
+	h.p = hashMod*h.p + c
+	h.kept++
 }
 
 // asciiChunk is how many bytes asciiRun hashes between two calls out of it; it emits at most one
@@ -113,47 +125,89 @@ func (h *lineHasher) ascii(data []byte, n int, lineLen func(int)) int {
 			h.emit(v)
 		}
 	}
+	h.prevCR = false
 	return n
 }
 
+// SWAR masks: every byte one, every byte's high bit, every byte a space, a tab, a newline.
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+	swarSpace = ' ' * swarOnes
+	swarTab   = '\t' * swarOnes
+	swarLF    = '\n' * swarOnes
+)
+
+// zeros is not 0 when a byte of x is zero.
+func zeros(x uint64) uint64 { return (x - swarOnes) &^ x & swarHighs }
+
 // asciiRun feeds the bytes of chunk (at most asciiChunk) and puts the hashes due in out, returning
-// how many. It calls nothing, so that its state stays in registers.
+// how many. It calls nothing, so that its state stays in registers, and takes eight bytes in one
+// step where none is a space, a tab or a newline and no line starts or ends among them (else
+// those eight one at a time: going back to the eight-byte step sooner costs more than it saves
+// in text, where spaces are a few bytes apart).
 func (h *lineHasher) asciiRun(chunk []byte, out *[asciiChunk]uint64) int {
-	window, starts := &h.window, &h.starts
-	hash, index, lineStart, first := h.hash, h.index, h.lineStart, hashFirstMod
+	const none = int(^uint(0) >> 1)
+	open := &h.open
+	p, kept, atStart, head, n, first := h.p, h.kept, h.atStart, h.head, h.n, hashFirstMod
+	due := none // where the oldest open line is out
+	if n > 0 {
+		due = open[head].at + hashBlockSize
+	}
 	k := 0
-	for _, c := range chunk {
-		if c == ' ' || c == '\t' {
-			continue
+	for i := 0; i < len(chunk); {
+		end := i + 1
+		if i+8 <= len(chunk) && !atStart && due-kept >= 8 {
+			w := binary.LittleEndian.Uint64(chunk[i:])
+			special := zeros(w^swarSpace) | zeros(w^swarTab) | zeros(w^swarLF)
+			if special == 0 {
+				// b0·37⁷ + … + b7 (b0 the first byte), a pair, then a quad, at a time.
+				t := (w&0x00ff00ff00ff00ff)*hashMod + (w>>8)&0x00ff00ff00ff00ff
+				t = (t&0x0000ffff0000ffff)*(hashMod*hashMod) + (t>>16)&0x0000ffff0000ffff
+				p = p*hashPow8 + (t&0xffffffff)*hashPow4 + t>>32
+				kept += 8
+				i += 8
+				continue
+			}
+			end = i + 8
 		}
-		if starts[index] {
-			out[k%asciiChunk] = hash
-			k++
-			starts[index] = false
-		}
-		if lineStart {
-			starts[index] = true
-		}
-		lineStart = c == '\n'
-		v := uint64(c)
-		hash = hashMod*hash + v - first*window[index]
-		window[index] = v
-		if index++; index == hashBlockSize {
-			index = 0
+		for ; i < end; i++ {
+			c := chunk[i]
+			if c == ' ' || c == '\t' {
+				continue
+			}
+			if kept == due {
+				out[k%asciiChunk] = p - first*open[head].p
+				k++
+				if head++; head == hashBlockSize {
+					head = 0
+				}
+				if n--; n > 0 {
+					due = open[head].at + hashBlockSize
+				} else {
+					due = none
+				}
+			}
+			if atStart {
+				open[(head+n)%hashBlockSize] = openLine{kept, p}
+				if n++; n == 1 {
+					due = kept + hashBlockSize
+				}
+			}
+			atStart = c == '\n'
+			p = hashMod*p + uint64(c)
+			kept++
 		}
 	}
-	h.hash, h.index, h.lineStart, h.prevCR = hash, index, lineStart, false
+	h.p, h.kept, h.atStart, h.head, h.n = p, kept, atStart, head, n
 	return k
 }
 
-// finish feeds the EOF unit and flushes the lines still in the window.
+// finish feeds the EOF unit and flushes the lines still open: 100 zero units.
 func (h *lineHasher) finish() {
 	h.unit(hashEOF)
 	for range hashBlockSize {
-		if h.starts[h.index] {
-			h.output()
-		}
-		h.update(0)
+		h.step(0, false)
 	}
 }
 

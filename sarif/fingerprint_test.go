@@ -148,6 +148,9 @@ func FuzzLineHashes(f *testing.F) {
 		if lines != want {
 			t.Fatalf("%d line lengths for %d lines of %q", lines, want, data)
 		}
+		if ref := refLineHashes(t, string(data)); !slices.Equal(got, ref) {
+			t.Fatalf("%q: LineHashes %v, the rolling window of fingerprints.ts %v", data, got, ref)
+		}
 		if plainASCII(data) {
 			slowHashes, slowLens := hashBoth(t, string(data), 0)
 			fastHashes, fastLens := hashBoth(t, string(data), 1+len(data)/3)
@@ -162,12 +165,17 @@ func FuzzLineHashes(f *testing.F) {
 // fed in pieces.
 func TestHashASCII(t *testing.T) {
 	for _, in := range []string{"", "\n", "a", "a\n", "a\nb", "\n\n\tx  y\n", " \t \n\t", strings.Repeat("line  of\tcode\n", 300),
+		strings.Repeat("abcdefghijklmnopqrstuvwxyz0123456789", 20) + "\n" + strings.Repeat("{\"k\":\"v\"}\n", 150),
+		strings.Repeat("0123456789ABCDEFGHIJ\n", 40) + strings.Repeat("x", 1000),
 		strings.Repeat("Lorem ipsum dolor sit amet.\n", 10) + strings.Repeat("x", 250) + "\n\x01\x7f"} {
 		if !plainASCII([]byte(in)) {
 			t.Fatalf("plainASCII(%q) = false", in)
 		}
 		slowHashes, slowLens := hashBoth(t, in, 0)
-		for _, piece := range []int{0, 1, 7, 100} {
+		if ref := refLineHashes(t, in); !slices.Equal(slowHashes, ref) {
+			t.Errorf("%q: %v, the rolling window of fingerprints.ts %v", in, slowHashes, ref)
+		}
+		for _, piece := range []int{0, 1, 7, 8, 9, 100, 1 << 20} {
 			fastHashes, fastLens := hashBoth(t, in, piece)
 			if !slices.Equal(slowHashes, fastHashes) || !slices.Equal(slowLens, fastLens) {
 				t.Errorf("%q in pieces of %d: fast %v %v, want %v %v", in, piece, fastHashes, fastLens, slowHashes, slowLens)
