@@ -40,3 +40,16 @@ func checkAppendString(t *testing.T, s string) {
 		t.Errorf("AppendString(%q) = %s, want %s", s, got, want.String())
 	}
 }
+
+// TestAppendStringEveryByte puts every byte value at every place of a 17-byte string (the
+// eight-byte test sees it in the first, the second word, or the tail) and checks the output
+// against encoding/json.
+func TestAppendStringEveryByte(t *testing.T) {
+	for c := range 256 {
+		for at := range 17 {
+			b := []byte("abcdefghijklmnopq")
+			b[at] = byte(c)
+			checkAppendString(t, string(b))
+		}
+	}
+}
