@@ -121,10 +121,12 @@ func (b *builder) note(level, text string) {
 // place gives every finding its level and repository path, using the fallback where needed.
 func (b *builder) place(fs []findings.Finding) []*item {
 	items := make([]*item, 0, len(fs))
+	all := make([]item, len(fs)) // one allocation for all of them
 	var lost []string
 	for i := range fs {
 		f := &fs[i]
-		it := &item{f: f, order: i, level: resultLevel(f)}
+		it := &all[i]
+		*it = item{f: f, order: i, level: resultLevel(f)}
 		var why string
 		if f.Location == nil {
 			why = "the finding has no location"

@@ -26,15 +26,25 @@ func resultRuleID(f *findings.Finding) string {
 	return gate + "/" + rule
 }
 
-// foldKey is what GitHub merges alerts on: the rule and primaryLocationLineHash, or, when the
-// file cannot be read (no hash), the rule, path and line.
-func (b *builder) foldKey(it *item) string {
+// foldID is what GitHub merges alerts on: the rule and primaryLocationLineHash (value and
+// count), or, when the file cannot be read (no hash), the rule, path and line.
+type foldID struct {
+	rule   string
+	hashed bool
+	value  uint64
+	nth    uint32
+	path   string
+	line   int
+}
+
+// foldKey is the foldID of an item.
+func (b *builder) foldKey(it *item) foldID {
 	fi := b.files.get(it.path)
 	line := region(it.loc, fi).startLine
-	if h, ok := fi.lineHash(line); ok {
-		return resultRuleID(it.f) + "\x00hash\x00" + h
+	if fi.ok && line >= 1 && line <= fi.hashes.len() {
+		return foldID{rule: resultRuleID(it.f), hashed: true, value: fi.hashes.values[line-1], nth: fi.hashes.nth[line-1]}
 	}
-	return fmt.Sprintf("%s\x00at\x00%s\x00%d", resultRuleID(it.f), it.path, line)
+	return foldID{rule: resultRuleID(it.f), path: it.path, line: line}
 }
 
 // fold makes one result of the items that GitHub would merge into one alert (same ruleId and
@@ -42,34 +52,45 @@ func (b *builder) foldKey(it *item) string {
 // stands for the group, at its level and in the place of the group's first item; the others are
 // kept in its also and named in its text and properties.
 func (b *builder) fold(items []*item) []*item {
-	idx := map[string]int{}
-	var groups [][]*item
-	for _, it := range items {
+	idx := make(map[foldID]int, len(items))
+	group := make([]int, len(items)) // the group of each item
+	var heads []*item                // each group's first item, then its head
+	sizes := []int{}
+	for i, it := range items {
 		k := b.foldKey(it)
-		if i, ok := idx[k]; ok {
-			groups[i] = append(groups[i], it)
-			continue
+		g, ok := idx[k]
+		if !ok {
+			g = len(heads)
+			idx[k] = g
+			heads = append(heads, it)
+			sizes = append(sizes, 0)
 		}
-		idx[k] = len(groups)
-		groups = append(groups, []*item{it})
+		group[i] = g
+		sizes[g]++
 	}
-	out := make([]*item, 0, len(groups))
-	for _, g := range groups {
-		head := g[0]
-		for _, it := range g[1:] {
-			if leads(it, head) {
-				head = it
-			}
-		}
-		for _, it := range g {
-			if it != head {
-				head.also = append(head.also, it.f)
-			}
-		}
-		head.order = g[0].order
-		out = append(out, head)
+	firsts := make([]int, len(heads))
+	for g, it := range heads {
+		firsts[g] = it.order
 	}
-	return out
+	for i, it := range items { // the head: the first that leads all before it
+		if g := group[i]; it != heads[g] && leads(it, heads[g]) {
+			heads[g] = it
+		}
+	}
+	for g, head := range heads {
+		if sizes[g] > 1 {
+			head.also = make([]*findings.Finding, 0, sizes[g]-1)
+		}
+	}
+	for i, it := range items {
+		if head := heads[group[i]]; it != head {
+			head.also = append(head.also, it.f)
+		}
+	}
+	for g, head := range heads {
+		head.order = firsts[g]
+	}
+	return heads
 }
 
 // leads says whether a should stand for a group instead of b: heavier level, then heavier
