@@ -61,7 +61,7 @@ func AppendString(dst []byte, s string) []byte {
 
 // plain8 says whether the eight bytes of s are ASCII that JSON takes as it is: no control
 // character, quote or backslash (tested on all eight at once).
-func plain8(s string) bool {
+func plain8[T ~string | ~[]byte](s T) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	_ = s[7]
 	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |

@@ -245,7 +245,11 @@ func (r *Reader) str(plain bool) []byte {
 	if !r.Take('"') {
 		return nil
 	}
-	for j := r.i; j < len(r.data); j++ {
+	j := r.i
+	for j+8 <= len(r.data) && plain8(r.data[j:j+8]) {
+		j += 8
+	}
+	for ; j < len(r.data); j++ {
 		switch c := r.data[j]; {
 		case c == '"':
 			s := r.data[r.i:j]
