@@ -175,11 +175,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 	if err != nil {
 		return fmt.Errorf("building SARIF: %w", err)
 	}
-	var buf bytes.Buffer
-	if err := log.Write(&buf); err != nil {
-		return fmt.Errorf("writing SARIF: %w", err)
-	}
-	res.SARIF = buf.Bytes()
+	res.SARIF = log.Bytes() // the log is not used again: its bytes need no copy
 	res.LeftOut = log.LeftOut()
 	if l := leftOutLine(cfg, res.Set); l != "" {
 		res.LeftOut = append([]string{l}, res.LeftOut...)

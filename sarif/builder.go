@@ -66,6 +66,9 @@ func (l *Log) WriteFile(name string) error {
 	return nil
 }
 
+// Bytes returns the encoded log, as Write writes it, without a copy: it is not to be changed.
+func (l *Log) Bytes() []byte { return l.data }
+
 // LeftOut returns one human line per thing dropped to stay within GitHub's limits.
 func (l *Log) LeftOut() []string { return append([]string(nil), l.leftOut...) }
 
