@@ -107,6 +107,7 @@ func (fi *fileInfo) read(root *os.Root, p string) error {
 		return fmt.Errorf("%s: %w", p, err)
 	}
 	h.finish()
+	fi.hashes.counts = nil // needed while hashing only
 	if fi.hashes.len() != len(fi.lineLens) {
 		return fmt.Errorf("%s: %d line hashes for %d lines", p, fi.hashes.len(), len(fi.lineLens))
 	}
