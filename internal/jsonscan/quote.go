@@ -9,11 +9,7 @@ func AppendString(dst []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plain8(s[i:i+8]) {
-			i += 8
-			continue
-		}
+	for i := skipPlain(s, 0); i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
@@ -38,6 +34,7 @@ func AppendString(dst []byte, s string) []byte {
 			}
 			i++
 			start = i
+			i = skipPlain(s, i)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -49,23 +46,34 @@ func AppendString(dst []byte, s string) []byte {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
 		default:
-			i += size
+			i = skipPlain(s, i+size)
 			continue
 		}
 		i += size
 		start = i
+		i = skipPlain(s, i)
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
 
-// plain8 says whether the eight bytes of s are ASCII that JSON takes as it is: no control
+// skipPlain returns where the first eight bytes of s from i on that are not all plain
+// (plainWord) start, or the last bytes, fewer than eight.
+func skipPlain(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if !plainWord(w) {
+			break
+		}
+	}
+	return i
+}
+
+// plainWord says whether the eight bytes of w are ASCII that JSON takes as it is: no control
 // character, quote or backslash (tested on all eight at once).
-func plain8[T ~string | ~[]byte](s T) bool {
+func plainWord(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	_ = s[7]
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	quote, backslash := w^('"'*ones), w^('\\'*ones)
 	// (x - ones) &^ x & highs is not 0 when a byte of x is 0; w - 0x20*ones when one is below 0x20.
 	return (w|(quote-ones)&^quote|(backslash-ones)&^backslash|(w-0x20*ones)&^w)&highs == 0

@@ -1,6 +1,9 @@
 package jsonscan
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // Reader reads JSON in one pass and checks the grammar of RFC 8259 as it goes, as encoding/json
 // does; unlike this package's other functions it validates every byte it passes (UTF-8 aside: check that
@@ -246,7 +249,7 @@ func (r *Reader) str(plain bool) []byte {
 		return nil
 	}
 	j := r.i
-	for j+8 <= len(r.data) && plain8(r.data[j:j+8]) {
+	for j+8 <= len(r.data) && plainWord(binary.LittleEndian.Uint64(r.data[j:])) {
 		j += 8
 	}
 	for ; j < len(r.data); j++ {
