@@ -109,6 +109,7 @@ func build(fs []findings.Finding, opts Options, maxGzip int) (*Log, error) {
 	defer files.close()
 
 	items := b.fold(b.place(fs))
+	files.buf = nil // the files the results stand in are read: let the buffer go before rendering
 	items = b.limitResults(items)
 	return b.fit(items, maxGzip)
 }

@@ -35,6 +35,7 @@ func (fi *fileInfo) lineHash(line int) (string, bool) {
 type repoFiles struct {
 	root  *os.Root // nil when there is no root to read
 	cache map[string]*fileInfo
+	buf   []byte // the last file read: its bytes are not kept (only its hashes), the buffer is
 }
 
 func openRepoFiles(dir string) (*repoFiles, error) {
@@ -68,13 +69,15 @@ func (rf *repoFiles) get(p string) *fileInfo {
 	if rf.root == nil {
 		return fi
 	}
-	if err := fi.read(rf.root, p); err != nil {
+	if err := fi.read(rf.root, p, &rf.buf); err != nil {
 		*fi = fileInfo{} // no fingerprint and no fix for a file that cannot be read
 	}
 	return fi
 }
 
-func (fi *fileInfo) read(root *os.Root, p string) error {
+// read hashes the lines of the file p under root, read into *buf (which it may replace by a
+// larger buffer).
+func (fi *fileInfo) read(root *os.Root, p string, buf *[]byte) error {
 	st, err := root.Stat(p)
 	if err != nil {
 		return err
@@ -89,7 +92,8 @@ func (fi *fileInfo) read(root *os.Root, p string) error {
 	defer func() { _ = f.Close() }()
 	// Sized by Stat, so that the file is read into one buffer of its size (plus one byte, to see
 	// a file that grew meanwhile), not into one grown and copied as it is read.
-	data, err := readSized(io.LimitReader(f, maxHashBytes+1), st.Size()+1)
+	data, err := readSized(io.LimitReader(f, maxHashBytes+1), st.Size()+1, (*buf)[:0])
+	*buf = data
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
@@ -115,9 +119,12 @@ func (fi *fileInfo) read(root *os.Root, p string) error {
 	return nil
 }
 
-// readSized reads r to its end into a buffer of size bytes, grown only if r holds more.
-func readSized(r io.Reader, size int64) ([]byte, error) {
-	data := make([]byte, 0, max(size, 512))
+// readSized reads r to its end into data (empty), made to hold size bytes first, grown only if r
+// holds more.
+func readSized(r io.Reader, size int64, data []byte) ([]byte, error) {
+	if int64(cap(data)) < size {
+		data = make([]byte, 0, max(size, 512))
+	}
 	for {
 		n, err := r.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
