@@ -5,6 +5,23 @@ import (
 	"unicode/utf8"
 )
 
+// mdSpecial says what mdEscape does with an ASCII byte: mdSpace (a line break or tab becomes a
+// space), mdBackslash (escaped), or nothing (0).
+var mdSpecial = func() (t [256]uint8) {
+	for _, c := range "\n\r\t" {
+		t[c] = mdSpace
+	}
+	for _, c := range "\\`*_[]<>#|~&" {
+		t[c] = mdBackslash
+	}
+	return t
+}()
+
+const (
+	mdSpace = 1 + iota
+	mdBackslash
+)
+
 // mdEscape makes untrusted text plain in Markdown: characters that start emphasis, code, links,
 // HTML, tables or headings are backslash-escaped and line breaks become spaces.
 func mdEscape(s string) string {
@@ -14,10 +31,14 @@ func mdEscape(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	for i, r := range s {
+		special := uint8(0)
+		if r < utf8.RuneSelf {
+			special = mdSpecial[r]
+		}
 		switch {
-		case r == '\n' || r == '\r' || r == '\t':
+		case special == mdSpace:
 			b.WriteByte(' ')
-		case strings.ContainsRune("\\`*_[]<>#|~&", r), i == 0 && strings.ContainsRune("-+=", r):
+		case special == mdBackslash, i == 0 && strings.ContainsRune("-+=", r):
 			b.WriteByte('\\')
 			b.WriteRune(r)
 		default:
@@ -33,7 +54,7 @@ func needsEscape(s string) bool {
 		return true
 	}
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte("\n\r\t\\`*_[]<>#|~&", s[i]) >= 0 {
+		if mdSpecial[s[i]] != 0 {
 			return true
 		}
 	}

@@ -273,7 +273,12 @@ func messageMarkdown(it *item) string {
 	f := it.f
 	gate, rule := ruleParts(f)
 	var b strings.Builder
-	b.Grow(512)
+	size := 768 + len(f.Message)
+	_, shown := it.shown()
+	for _, l := range shown {
+		size += len(l) + 8
+	}
+	b.Grow(size) // most results fit, without growing the builder a few times
 	w := func(parts ...string) {
 		for _, p := range parts {
 			b.WriteString(p)
@@ -338,7 +343,6 @@ func messageMarkdown(it *item) string {
 	}
 	if len(it.also) > 0 {
 		w("\n**Folded into this alert:**\n\n")
-		_, shown := it.shown()
 		for _, l := range shown {
 			w("- ", mdEscape(l), "\n")
 		}

@@ -89,3 +89,37 @@ func TestMissingRoot(t *testing.T) {
 		t.Errorf("notifications %q do not name the root", notificationTexts(t, run))
 	}
 }
+
+// refMdEscape is mdEscape as it was written first, rune by rune with strings.ContainsRune: the
+// table-driven one is checked against it.
+func refMdEscape(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			b.WriteByte(' ')
+		case strings.ContainsRune("\\`*_[]<>#|~&", r), i == 0 && strings.ContainsRune("-+=", r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestMdEscapeEveryByte puts every byte value first, inside and last in a text, and checks
+// mdEscape against refMdEscape (and needsEscape against whether it changed anything).
+func TestMdEscapeEveryByte(t *testing.T) {
+	for c := range 256 {
+		for _, s := range []string{string(rune(c)), string([]byte{byte(c)}), "ab" + string([]byte{byte(c)}) + "cd", "x é " + string([]byte{byte(c)})} {
+			want := refMdEscape(s)
+			if got := mdEscape(s); got != want {
+				t.Errorf("mdEscape(%q) = %q, want %q", s, got, want)
+			}
+			if needsEscape(s) != (want != s) {
+				t.Errorf("needsEscape(%q) = %v, but the escaped text is %q", s, needsEscape(s), want)
+			}
+		}
+	}
+}
