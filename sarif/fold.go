@@ -1,10 +1,8 @@
 package sarif
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -159,21 +157,33 @@ func foldedText(it *item) string {
 		return ""
 	}
 	keys, counts := verdictCounts(it)
-	parts := make([]string, len(keys))
 	total := 0
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, counts[k])
+	for _, k := range keys {
 		total += counts[k]
 	}
-	lines := []string{fmt.Sprintf("This alert stands for %d events of this rule on this line: %s.", total, strings.Join(parts, ", "))}
 	_, shown := it.shown()
+	size := 160
 	for _, l := range shown {
-		lines = append(lines, "Also "+l)
+		size += len(l) + 6
+	}
+	t := make([]byte, 0, size)
+	t = strconv.AppendInt(append(t, "This alert stands for "...), int64(total), 10)
+	t = append(t, " events of this rule on this line: "...)
+	for i, k := range keys {
+		if i > 0 {
+			t = append(t, ", "...)
+		}
+		t = strconv.AppendInt(append(append(t, k...), ' '), int64(counts[k]), 10)
+	}
+	t = append(t, '.')
+	for _, l := range shown {
+		t = append(append(t, "\nAlso "...), l...)
 	}
 	if len(it.also) > len(shown) {
-		lines = append(lines, fmt.Sprintf("… and %d more (in the result's properties, folded)", len(it.also)-len(shown)))
+		t = strconv.AppendInt(append(t, "\n… and "...), int64(len(it.also)-len(shown)), 10)
+		t = append(t, " more (in the result's properties, folded)"...)
 	}
-	return strings.Join(lines, "\n")
+	return string(t)
 }
 
 // foldedLine describes one folded finding on one line; sentence is its findings.FirstSentence.
