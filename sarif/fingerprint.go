@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 )
 
@@ -138,14 +139,16 @@ const (
 	swarLF    = '\n' * swarOnes
 )
 
-// zeros is not 0 when a byte of x is zero.
-func zeros(x uint64) uint64 { return (x - swarOnes) &^ x & swarHighs }
+// zeros has the high bit set of every byte of x that is zero, and of no other.
+func zeros(x uint64) uint64 {
+	const lows = 0x7f7f7f7f7f7f7f7f
+	return ^((x&lows + lows) | x) & swarHighs // no carry leaves a byte: 0x7f + 0x7f < 0x100
+}
 
 // asciiRun feeds the bytes of chunk (at most asciiChunk) and puts the hashes due in out, returning
-// how many. It calls nothing, so that its state stays in registers, and takes eight bytes in one
-// step where none is a space, a tab or a newline and no line starts or ends among them (else
-// those eight one at a time: going back to the eight-byte step sooner costs more than it saves
-// in text, where spaces are a few bytes apart).
+// how many. It calls nothing, so that its state stays in registers, and takes eight bytes at
+// once where no line starts or ends among them: in one step when none is a space or a tab, else
+// the others one by one, found by their bits; eight with a newline go one byte at a time.
 func (h *lineHasher) asciiRun(chunk []byte, out *[asciiChunk]uint64) int {
 	const none = int(^uint(0) >> 1)
 	open := &h.open
@@ -158,18 +161,25 @@ func (h *lineHasher) asciiRun(chunk []byte, out *[asciiChunk]uint64) int {
 	for i := 0; i < len(chunk); {
 		end := i + 1
 		if i+8 <= len(chunk) && !atStart && due-kept >= 8 {
+			if j, q := plainBlocks(chunk, i, p, (due-kept)/8); j > i {
+				kept += j - i
+				i, p = j, q
+				continue
+			}
 			w := binary.LittleEndian.Uint64(chunk[i:])
-			special := zeros(w^swarSpace) | zeros(w^swarTab) | zeros(w^swarLF)
-			if special == 0 {
-				// b0·37⁷ + … + b7 (b0 the first byte), a pair, then a quad, at a time.
-				t := (w&0x00ff00ff00ff00ff)*hashMod + (w>>8)&0x00ff00ff00ff00ff
-				t = (t&0x0000ffff0000ffff)*(hashMod*hashMod) + (t>>16)&0x0000ffff0000ffff
-				p = p*hashPow8 + (t&0xffffffff)*hashPow4 + t>>32
-				kept += 8
+			blank := zeros(w^swarSpace) | zeros(w^swarTab)
+			switch {
+			case zeros(w^swarLF) != 0:
+				end = i + 8 // a line ends among them: one at a time
+			default: // a space or tab among them: the bytes kept, by the high bits of the others
+				keep := ^blank & swarHighs
+				for m := keep; m != 0; m &= m - 1 {
+					p = hashMod*p + w>>(bits.TrailingZeros64(m)-7)&0xff
+				}
+				kept += bits.OnesCount64(keep)
 				i += 8
 				continue
 			}
-			end = i + 8
 		}
 		for ; i < end; i++ {
 			c := chunk[i]
@@ -201,6 +211,24 @@ func (h *lineHasher) asciiRun(chunk []byte, out *[asciiChunk]uint64) int {
 	}
 	h.p, h.kept, h.atStart, h.head, h.n = p, kept, atStart, head, n
 	return k
+}
+
+// plainBlocks takes the bytes of b from i on into p (P) eight at a time, while none of the eight
+// is 0x20 or less (no space, tab or newline), at most max times; it returns where it stopped and
+// P there. Its loop holds few values, so that they all stay in registers.
+func plainBlocks(b []byte, i int, p uint64, max int) (int, uint64) {
+	for ; max > 0 && i+8 <= len(b); max-- {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-0x21*swarOnes)&^w&swarHighs != 0 { // a byte of 0x20 or less (exact in ASCII)
+			break
+		}
+		// b0·37⁷ + … + b7 (b0 the first byte), a pair, then a quad, at a time.
+		t := (w&0x00ff00ff00ff00ff)*hashMod + (w>>8)&0x00ff00ff00ff00ff
+		t = (t&0x0000ffff0000ffff)*(hashMod*hashMod) + (t>>16)&0x0000ffff0000ffff
+		p = p*hashPow8 + (t&0xffffffff)*hashPow4 + t>>32
+		i += 8
+	}
+	return i, p
 }
 
 // finish feeds the EOF unit and flushes the lines still open: 100 zero units.
