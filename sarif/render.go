@@ -74,11 +74,7 @@ func (b *builder) render(items []*item, markdown bool) ([]byte, error) {
 		return nil, fmt.Errorf("encoding SARIF: no single place for the results in the run")
 	}
 	const indent = "\n        "
-	per := 1200
-	if markdown {
-		per = 2400
-	}
-	out := make([]byte, 0, len(head)+len(items)*per)
+	out := make([]byte, 0, len(head)+b.resultsSize(items, ids, index, markdown)+len(items)*len(indent))
 	out = append(out, head[:at+len(resultsKey)-1]...)
 	for i, it := range items {
 		if i > 0 {
@@ -91,6 +87,32 @@ func (b *builder) render(items []*item, markdown bool) ([]byte, error) {
 		out = append(out, "\n      "...)
 	}
 	return append(out, head[at+len(resultsKey)-1:]...), nil
+}
+
+// sampledResults is how many results resultsSize renders to estimate the size of all of them.
+const sampledResults = 32
+
+// resultsSize estimates the bytes of the items' results from sampledResults of them spread
+// over the list (the heaviest come first and say more), so that the log is written into one
+// buffer allocated once: growing a buffer of megabytes copied it and kept the old one and the
+// new one live at once, which on 25,000 AGC responses pushed the heap to the memory limit
+// (extra GC cycles and pages returned and taken again). A short estimate only costs a growth.
+func (b *builder) resultsSize(items []*item, ids []string, index map[string]int, markdown bool) int {
+	if len(items) <= sampledResults {
+		per := 1200
+		if markdown {
+			per = 2400
+		}
+		return len(items) * per
+	}
+	var scratch []byte
+	sum := 0
+	for k := range sampledResults {
+		i := k * len(items) / sampledResults
+		scratch = b.appendResult(scratch[:0], items[i], ids[i], index[ids[i]], markdown)
+		sum += len(scratch)
+	}
+	return sum/sampledResults*len(items) + sum/sampledResults*len(items)/16
 }
 
 func (b *builder) driver() *gosarif.ToolComponent {
