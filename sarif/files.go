@@ -75,8 +75,12 @@ func (rf *repoFiles) get(p string) *fileInfo {
 	return fi
 }
 
-// read hashes the lines of the file p under root, read into *buf (which it may replace by a
-// larger buffer).
+// hashChunk is how many bytes of a file read reads at once: a file that fits is read once,
+// a larger one twice in chunks of it (lines counted, then hashed), never whole into memory.
+const hashChunk = 128 << 10
+
+// read hashes the lines of the file p under root, read through *buf (which it may replace by a
+// buffer of hashChunk bytes).
 func (fi *fileInfo) read(root *os.Root, p string, buf *[]byte) error {
 	st, err := root.Stat(p)
 	if err != nil {
@@ -90,27 +94,21 @@ func (fi *fileInfo) read(root *os.Root, p string, buf *[]byte) error {
 		return err
 	}
 	defer func() { _ = f.Close() }()
-	// Sized by Stat, so that the file is read into one buffer of its size (plus one byte, to see
-	// a file that grew meanwhile), not into one grown and copied as it is read.
-	data, err := readSized(io.LimitReader(f, maxHashBytes+1), st.Size()+1, (*buf)[:0])
-	*buf = data
+	if cap(*buf) < hashChunk {
+		*buf = make([]byte, hashChunk)
+	}
+	b := (*buf)[:hashChunk]
+	// First the lines are counted (so that what is kept per line is sized once) and the text
+	// checked for plain ASCII; a file of one chunk is then still in b, a longer one is read again.
+	lines, size, plain, err := scanText(f, b)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
-	if len(data) > maxHashBytes {
-		return fmt.Errorf("%s: more than %d bytes", p, maxHashBytes)
-	}
-	lines := bytes.Count(data, []byte{'\n'}) + 1 // all of them in plain ASCII, most of them otherwise
 	fi.hashes = lineHashes{values: make([]uint64, 0, lines), nth: make([]uint32, 0, lines), counts: make(map[uint64]uint32, lines)}
 	fi.lineLens = make([]int, 0, lines)
-	h := newLineHasher(fi.hashes.add)
-	lineLen := func(n int) { fi.lineLens = append(fi.lineLens, n) }
-	if plainASCII(data) {
-		lineLen(h.ascii(data, 0, lineLen))
-	} else if err := decodeUTF16(bytes.NewReader(data), h.unit, lineLen); err != nil {
+	if err := fi.hashText(f, b, size, plain); err != nil {
 		return fmt.Errorf("%s: %w", p, err)
 	}
-	h.finish()
 	fi.hashes.counts = nil // needed while hashing only
 	if fi.hashes.len() != len(fi.lineLens) {
 		return fmt.Errorf("%s: %d line hashes for %d lines", p, fi.hashes.len(), len(fi.lineLens))
@@ -119,25 +117,64 @@ func (fi *fileInfo) read(root *os.Root, p string, buf *[]byte) error {
 	return nil
 }
 
-// readSized reads r to its end into data (empty), made to hold size bytes first, grown only if r
-// holds more.
-func readSized(r io.Reader, size int64, data []byte) ([]byte, error) {
-	if int64(cap(data)) < size {
-		data = make([]byte, 0, max(size, 512))
-	}
+// scanText reads r to its end through b and returns its lines (newlines plus one, all of them in
+// plain ASCII, most of them otherwise), its size and whether it is plain ASCII (plainASCII).
+func scanText(r io.Reader, b []byte) (lines, size int, plain bool, err error) {
+	lines, plain = 1, true
 	for {
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if errors.Is(err, io.EOF) {
-			return data, nil
+		n, err := io.ReadFull(r, b)
+		lines += bytes.Count(b[:n], []byte{'\n'})
+		plain = plain && plainASCII(b[:n])
+		size += n
+		if size > maxHashBytes {
+			return 0, 0, false, fmt.Errorf("more than %d bytes", maxHashBytes)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return lines, size, plain, nil
 		}
 		if err != nil {
-			return data, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
+			return 0, 0, false, err
 		}
 	}
+}
+
+// hashText hashes the lines of f, of size bytes, into fi: from b when it holds the whole file,
+// else read again from its start through b.
+func (fi *fileInfo) hashText(f *os.File, b []byte, size int, plain bool) error {
+	h := newLineHasher(fi.hashes.add)
+	lineLen := func(n int) { fi.lineLens = append(fi.lineLens, n) }
+	var r io.Reader = f
+	if size < len(b) {
+		r = bytes.NewReader(b[:size])
+	} else if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if !plain {
+		if err := decodeUTF16(r, h.unit, lineLen); err != nil {
+			return err
+		}
+		h.finish()
+		return nil
+	}
+	if size < len(b) {
+		lineLen(h.ascii(b[:size], 0, lineLen))
+		h.finish()
+		return nil
+	}
+	n := 0
+	for {
+		k, err := io.ReadFull(r, b)
+		n = h.ascii(b[:k], n, lineLen)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	lineLen(n)
+	h.finish()
+	return nil
 }
 
 // plainASCII says whether data is ASCII without carriage returns: then every byte is one UTF-16
