@@ -3,6 +3,7 @@ package sarif
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -164,12 +165,12 @@ func (it *item) shown() (sentences, lines []string) {
 	return it.sentences, it.lines
 }
 
-// foldedText is the part of message.text that names what was folded into the result: the count
-// per verdict, then one line per folded finding (its verdict, first sentence, tool call or
-// repair, and where it was recorded).
-func foldedText(it *item) string {
+// writeFolded writes to t the part of message.text that names what was folded into the result
+// (nothing when nothing was): a newline, the count per verdict, then one line per folded finding
+// (its verdict, first sentence, tool call or repair, and where it was recorded).
+func writeFolded(t *strings.Builder, it *item) {
 	if len(it.also) == 0 {
-		return ""
+		return
 	}
 	keys, counts := verdictCounts(it)
 	total := 0
@@ -177,28 +178,38 @@ func foldedText(it *item) string {
 		total += counts[k]
 	}
 	_, shown := it.shown()
+	w := func(parts ...string) {
+		for _, p := range parts {
+			t.WriteString(p)
+		}
+	}
+	w("\nThis alert stands for ", strconv.Itoa(total), " events of this rule on this line: ")
+	for i, k := range keys {
+		if i > 0 {
+			w(", ")
+		}
+		w(k, " ", strconv.Itoa(counts[k]))
+	}
+	w(".")
+	for _, l := range shown {
+		w("\nAlso ", l)
+	}
+	if len(it.also) > len(shown) {
+		w("\n… and ", strconv.Itoa(len(it.also)-len(shown)), " more (in the result's properties, folded)")
+	}
+}
+
+// foldedTextSize is about the bytes writeFolded writes (a little more, for the counts).
+func foldedTextSize(it *item) int {
+	if len(it.also) == 0 {
+		return 0
+	}
+	_, shown := it.shown()
 	size := 160
 	for _, l := range shown {
 		size += len(l) + 6
 	}
-	t := make([]byte, 0, size)
-	t = strconv.AppendInt(append(t, "This alert stands for "...), int64(total), 10)
-	t = append(t, " events of this rule on this line: "...)
-	for i, k := range keys {
-		if i > 0 {
-			t = append(t, ", "...)
-		}
-		t = strconv.AppendInt(append(append(t, k...), ' '), int64(counts[k]), 10)
-	}
-	t = append(t, '.')
-	for _, l := range shown {
-		t = append(append(t, "\nAlso "...), l...)
-	}
-	if len(it.also) > len(shown) {
-		t = strconv.AppendInt(append(t, "\n… and "...), int64(len(it.also)-len(shown)), 10)
-		t = append(t, " more (in the result's properties, folded)"...)
-	}
-	return string(t)
+	return size
 }
 
 // foldedLine describes one folded finding on one line; sentence is its findings.FirstSentence.

@@ -262,10 +262,15 @@ func messageText(it *item) string {
 	if it.fallback != "" {
 		text += "\n" + findings.Sentence("anchored at the fallback location: "+findings.Cut(it.fallback, maxProperty))
 	}
-	if folded := foldedText(it); folded != "" {
-		text += "\n" + folded
+	if len(it.also) == 0 {
+		return text
 	}
-	return text
+	// One buffer for the text and what was folded into it (not a string of each, then joined).
+	var b strings.Builder
+	b.Grow(len(text) + foldedTextSize(it))
+	b.WriteString(text)
+	writeFolded(&b, it)
+	return b.String()
 }
 
 // messageMarkdown is the alert body: the message and everything the records say about it.
