@@ -158,7 +158,15 @@ func outsideMarkers(s string, spans []span) []span {
 func (r *Redactor) spans(s string) []span {
 	rs := r.rules
 	lower := asciiLower(s)
-	hits := make([]bool, len(rs.kw.words))
+	// On the stack for the default rules (286 keywords): made per call, it was a fifth of what
+	// redacting allocates.
+	var onStack [512]bool
+	hits := onStack[:0]
+	if n := len(rs.kw.words); n <= len(onStack) {
+		hits = onStack[:n]
+	} else {
+		hits = make([]bool, n)
+	}
 	if !rs.kw.scan(lower, hits) && !rs.always {
 		return nil
 	}
