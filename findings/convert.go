@@ -8,7 +8,13 @@ import (
 // pass. base carries what the reader knows of the record (Source, Call, EventKey, Time); its
 // Kind, rule and verdict fields are overwritten.
 func FromResponse(r *gates.Response, base Finding) []Finding {
-	var out []Finding
+	return AppendFromResponse(nil, r, base)
+}
+
+// AppendFromResponse is FromResponse appending to out, for a reader that reuses one slice from
+// record to record (a Finding is 384 bytes: a slice made per response was a third of what
+// reading 25,000 AGC responses allocated outside the set).
+func AppendFromResponse(out []Finding, r *gates.Response, base Finding) []Finding {
 	kind := RuntimeGate
 	if r.Gate.Kind == gates.Judgment {
 		kind = JudgmentGate

@@ -55,6 +55,7 @@ type agcFile struct {
 	set      *findings.Set
 	problems map[string]int // problems seen per reason
 	redact   func(string) string
+	made     []findings.Finding // one record's findings, reused from record to record
 }
 
 func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
@@ -213,10 +214,12 @@ func (f *agcFile) add(src findings.Source, r *gates.Response, bs []gates.Breach)
 	}
 	n := 0
 	if r != nil {
-		for _, fd := range findings.FromResponse(r, base) {
+		f.made = findings.AppendFromResponse(f.made[:0], r, base)
+		for _, fd := range f.made {
 			f.set.Add(fd)
 			n++
 		}
+		clear(f.made) // the set holds copies: keep nothing of them alive here
 	}
 	for _, b := range bs {
 		f.set.Add(findings.FromBreach(b, base))
