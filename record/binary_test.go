@@ -256,3 +256,29 @@ func TestBinarySignals(t *testing.T) {
 		})
 	}
 }
+
+// TestBinaryStartFailureStderrGone: the hook cannot be found and the caller has closed the
+// recorder's stderr. Saying so on stderr meets the broken pipe; the recorder must not die of
+// SIGPIPE there but end with a shell's 127 and write the record.
+func TestBinaryStartFailureStderrGone(t *testing.T) {
+	for name, argv := range map[string][]string{"agc-record": {binary(t, "agc-record")}, "agc-sarif record": {binary(t, "agc-sarif"), "record"}} {
+		t.Run(name, func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "log.jsonl")
+			cmd := exec.Command(argv[0], append(argv[1:], "--log", log, "--", "agc-no-such-hook")...)
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close() // the reader is gone before the recorder writes a word
+			cmd.Stderr = w
+			err = cmd.Run()
+			w.Close()
+			if cmd.ProcessState.ExitCode() != 127 {
+				t.Errorf("status %v (%v), want 127", cmd.ProcessState, err)
+			}
+			if rec := lastRecord(t, log); rec.ExitCode != 127 {
+				t.Errorf("record exit %d, want 127", rec.ExitCode)
+			}
+		})
+	}
+}

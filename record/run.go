@@ -21,8 +21,9 @@ import (
 // run starts the hook, streams its output, forwards signals and waits for it.
 func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	o.start = now()
+	errOut := noSigpipe(opts.Stderr)
 	stdout := newTee(noSigpipe(opts.Stdout), keepOr(opts.KeepOutput, DefaultKeepOutput), opts.SignalsReady)
-	stderr := newTee(noSigpipe(opts.Stderr), keepOr(opts.KeepOutput, DefaultKeepOutput), opts.SignalsReady)
+	stderr := newTee(errOut, keepOr(opts.KeepOutput, DefaultKeepOutput), opts.SignalsReady)
 	keepIn := keepOr(opts.KeepInput, DefaultKeepInput)
 	defer func() {
 		if o.duration == 0 { // not started: the time it took to find that out
@@ -32,13 +33,13 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 		o.stderr, o.stderrCut = stderr.result()
 	}()
 	// A caller that stops reading our stdout must not kill us with SIGPIPE before the record
-	// is written: the tees write through the raw descriptors (noSigpipe), so a write to a broken
-	// pipe fails with EPIPE instead, which the tee hands on to the hook. SIGPIPE is neither
-	// caught nor ignored, so the hook inherits its default and meets the broken pipe exactly as
-	// it would on its own.
+	// is written: the tees, and the recorder's own start-failure messages (errOut), write
+	// through the raw descriptors (noSigpipe), so a write to a broken pipe fails with EPIPE
+	// instead, which the tee hands on to the hook. SIGPIPE is neither caught nor ignored, so
+	// the hook inherits its default and meets the broken pipe exactly as it would on its own.
 	if len(opts.Command) == 0 || opts.Command[0] == "" {
 		o.startErr, o.notStart = errors.New("no hook command given"), ExitNotFound
-		fmt.Fprintf(opts.Stderr, "agc-sarif record: %v\n", o.startErr)
+		fmt.Fprintf(errOut, "agc-sarif record: %v\n", o.startErr)
 		o.stdin, o.stdinCut = readAvailable(opts.Stdin, keepIn)
 		return o
 	}
@@ -46,7 +47,7 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	if err != nil {
 		o.startErr, o.notStart = err, startFailureStatus(err)
 		// Said on the recorder's stderr, as a shell would, but not logged as the hook's stderr.
-		fmt.Fprintf(opts.Stderr, "agc-sarif record: could not run hook %q: %v\n", opts.Command[0], err)
+		fmt.Fprintf(errOut, "agc-sarif record: could not run hook %q: %v\n", opts.Command[0], err)
 		o.stdin, o.stdinCut = readAvailable(opts.Stdin, keepIn)
 		return o
 	}
