@@ -163,3 +163,32 @@ func TestRunConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestRunHoldsOutputUntilSignalsReady: Run passes SignalsReady to both tees, so none of the
+// hook's stdout or stderr reaches the caller before it is closed, and all of it does after.
+func TestRunHoldsOutputUntilSignalsReady(t *testing.T) {
+	var stdout, stderr syncBuffer
+	ready := make(chan struct{})
+	done := make(chan int)
+	go func() {
+		code, _ := Run(context.Background(), Options{
+			Command:      []string{"sh", "-c", "echo out; echo err >&2"},
+			Stdout:       &stdout,
+			Stderr:       &stderr,
+			Log:          filepath.Join(t.TempDir(), "log.jsonl"),
+			SignalsReady: ready,
+		})
+		done <- code
+	}()
+	time.Sleep(200 * time.Millisecond) // the hook has long written and exited
+	if o, e := stdout.String(), stderr.String(); o != "" || e != "" {
+		t.Errorf("before SignalsReady: stdout %q stderr %q reached the caller", o, e)
+	}
+	close(ready)
+	if code := <-done; code != 0 {
+		t.Errorf("status %d", code)
+	}
+	if o, e := stdout.String(), stderr.String(); o != "out\n" || e != "err\n" {
+		t.Errorf("after SignalsReady: stdout %q stderr %q", o, e)
+	}
+}
