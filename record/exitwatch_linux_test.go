@@ -4,6 +4,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // startSleeper starts `sh -c 'read x; exit 3'` with its stdin on a pipe, so the test says when it
@@ -60,6 +62,36 @@ func TestWatchExit(t *testing.T) {
 			case <-ch:
 			case <-time.After(10 * time.Second):
 				t.Fatal("not closed after the hook exited")
+			}
+			if st := reapStatus(t, pid); st != 3 {
+				t.Errorf("exit status %d, want 3", st)
+			}
+		})
+	}
+}
+
+// TestWatchExitAfterExit: a hook that has already exited (a zombie, not yet reaped) when the
+// watch starts is reported at once, by either watcher, and is still left for the caller to reap.
+func TestWatchExitAfterExit(t *testing.T) {
+	for name, watch := range map[string]func(int) <-chan struct{}{
+		"pidfd": func(pid int) <-chan struct{} { ch, _ := watchExit(pid); return ch },
+		"waitid": func(pid int) <-chan struct{} {
+			ch := make(chan struct{})
+			go func() { defer close(ch); waitBlocking(pid) }()
+			return ch
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pid, release := startSleeper(t)
+			release()
+			var info unix.Siginfo // wait for the exit without reaping, as watchExit would
+			if err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-watch(pid):
+			case <-time.After(10 * time.Second):
+				t.Fatal("an already exited hook was never reported")
 			}
 			if st := reapStatus(t, pid); st != 3 {
 				t.Errorf("exit status %d, want 3", st)
