@@ -70,7 +70,8 @@ type Options struct {
 	Signals <-chan os.Signal
 	// SignalsReady, when not nil, is closed once Signals catches (CatchSignals). None of the
 	// hook's output reaches Stdout or Stderr before, so a caller that signals the recorder
-	// after reading the hook's first words always has the signal forwarded.
+	// after reading the hook's first words always has the signal forwarded. It must be
+	// closed: until it is, the hook's output is held and Run does not return.
 	SignalsReady <-chan struct{}
 	Now          func() time.Time // clock; nil = time.Now
 	// KeepOutput and KeepInput bound the bytes of each stream the record holds (0 = the
