@@ -13,7 +13,8 @@ import (
 // It waits on a pidfd through Go's network poller, so no thread sits blocked and no SIGCHLD
 // handler is needed: catching a signal with os/signal starts a thread and costs a handshake
 // with it per signal, which is a tenth of the recorder's added cost (README: Overhead). Without
-// pidfds (Linux before 5.3, or a seccomp filter) a goroutine blocks in waitid instead.
+// pidfds opened with PIDFD_NONBLOCK (Linux before 5.10, or a seccomp filter) a goroutine
+// blocks in waitid instead.
 func watchExit(pid int) (<-chan struct{}, func()) {
 	ch := make(chan struct{})
 	fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK)
