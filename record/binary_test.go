@@ -227,7 +227,8 @@ func TestBinaryConcurrent(t *testing.T) {
 }
 
 // TestBinarySignals: SIGINT and SIGHUP reach the hook as themselves (not as the SIGTERM a
-// cancelled context stands for) and are not timeouts.
+// cancelled context stands for) and are not timeouts, through both binaries: agc-record
+// catches them with CatchSignals alone, agc-sarif also cancels its context on SIGINT.
 func TestBinarySignals(t *testing.T) {
 	tests := []struct {
 		sig        syscall.Signal
@@ -237,23 +238,26 @@ func TestBinarySignals(t *testing.T) {
 		{syscall.SIGINT, 130, "interrupt"},
 		{syscall.SIGHUP, 129, "hangup"},
 	}
+	binaries := map[string][]string{"agc-record": {binary(t, "agc-record")}, "agc-sarif record": {binary(t, "agc-sarif"), "record"}}
 	for _, tc := range tests {
-		t.Run(tc.wantName, func(t *testing.T) {
-			log := filepath.Join(t.TempDir(), "log.jsonl")
-			// exec: the hook is sleep itself, which dies of SIGINT (a shell script would not).
-			cmd := exec.Command(binary(t, "agc-sarif"), "record", "--log", log, "--", "sh", "-c", `echo ready; exec sleep 30`)
-			startReady(t, cmd)
-			if err := cmd.Process.Signal(tc.sig); err != nil {
-				t.Fatal(err)
-			}
-			err := cmd.Wait()
-			if cmd.ProcessState.ExitCode() != tc.wantStatus {
-				t.Errorf("status %v (%v), want %d", cmd.ProcessState, err, tc.wantStatus)
-			}
-			if r := lastRecord(t, log); r.Signal != tc.wantName || r.TimedOut || r.ExitCode != -1 {
-				t.Errorf("record %+v", r)
-			}
-		})
+		for name, argv := range binaries {
+			t.Run(name+"/"+tc.wantName, func(t *testing.T) {
+				log := filepath.Join(t.TempDir(), "log.jsonl")
+				// exec: the hook is sleep itself, which dies of SIGINT (a shell script would not).
+				cmd := exec.Command(argv[0], append(argv[1:], "--log", log, "--", "sh", "-c", `echo ready; exec sleep 30`)...)
+				startReady(t, cmd)
+				if err := cmd.Process.Signal(tc.sig); err != nil {
+					t.Fatal(err)
+				}
+				err := cmd.Wait()
+				if cmd.ProcessState.ExitCode() != tc.wantStatus {
+					t.Errorf("status %v (%v), want %d", cmd.ProcessState, err, tc.wantStatus)
+				}
+				if r := lastRecord(t, log); r.Signal != tc.wantName || r.TimedOut || r.ExitCode != -1 {
+					t.Errorf("record %+v", r)
+				}
+			})
+		}
 	}
 }
 
