@@ -191,7 +191,7 @@ func forwardUntilExit(ctx context.Context, hook *hookProcess, signals <-chan os.
 	poll := time.NewTicker(reapPoll)
 	defer poll.Stop()
 	for {
-		if ws, done := hook.reap(); done {
+		if ws, reaped := hook.reap(); reaped {
 			return ws
 		}
 		select {

@@ -14,9 +14,10 @@ var Forwarded = []os.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
 // catching. Catching a signal costs a handshake with the Go runtime's
 // signal thread, which it starts first: a few tenths of a millisecond per hook call on a
 // 2-core machine (docs/performance.md). Done in the background, it overlaps the start of the
-// hook. A signal that arrives before it is in place ends the recorder (and, through its
-// parent-death signal, the hook) as one arriving before main would; none can arrive after the
-// hook's first output has reached the caller (Options.SignalsReady).
+// hook. A signal that arrives before it is in place ends the recorder (and, on Linux, through
+// its parent-death signal, the hook; elsewhere the hook runs on) as one arriving before main
+// would; none can arrive after the hook's first output has reached the caller
+// (Options.SignalsReady).
 func CatchSignals(ch chan<- os.Signal) (ready <-chan struct{}, stop func()) {
 	done := make(chan struct{})
 	go func() {
