@@ -75,12 +75,24 @@ func (a *Anchorer) byEdits() bool { return a.diff != nil && a.mode == SessionEdi
 
 // AnchorWhileReading is Anchor while the inputs are still being read. It reports false, and
 // anchors nothing, when f may go beside an edit of its session: its place then depends on edits
-// not all read yet, and f is to be anchored with Anchor once they are.
+// not all read yet, and the finding it returns is to be anchored with Anchor once they are.
 func (a *Anchorer) AnchorWhileReading(f findings.Finding) (findings.Finding, bool) {
 	if !a.byEdits() || f.Call == nil || f.Call.SessionID == "" || a.placedByItself(&f) {
 		return a.Anchor(f), true
 	}
-	return f, false
+	return a.withoutInput(f), false
+}
+
+// withoutInput is f, which waits, without its call's input when Anchor will not read it: the
+// file the call touched is its FilePath (or none), and is no file of the checkout, so no text of
+// the call is looked for. Thousands of events may wait, each with up to 64 KiB of input.
+func (a *Anchorer) withoutInput(f findings.Finding) findings.Finding {
+	if len(f.Call.Input) > 0 && a.callFile(f.Call) == f.Call.FilePath {
+		c := *f.Call
+		c.Input = nil
+		f.Call = &c
+	}
+	return f
 }
 
 // placedByItself reports whether the first steps of Anchor's chain place f, before its session's

@@ -68,6 +68,16 @@ func TestAnchorWhileReading(t *testing.T) {
 		if ok && (got.Location == nil || want.Location == nil || *got.Location != *want.Location || got.Message != want.Message) {
 			t.Errorf("%s %s: anchored at %+v, Anchor gives %+v", f.Call.Tool, f.Call.FilePath, got.Location, want.Location)
 		}
+		if !ok {
+			// What waits keeps no input Anchor will not read, and is anchored as f is.
+			if len(got.Call.Input) > 0 {
+				t.Errorf("%s %s waits with its call's input (%d bytes), which Anchor does not read", f.Call.Tool, f.Call.FilePath, len(got.Call.Input))
+			}
+			if later := a.Anchor(got); later.Location == nil || want.Location == nil || *later.Location != *want.Location ||
+				later.Message != want.Message || later.Anchored != want.Anchored {
+				t.Errorf("%s %s: anchored after waiting at %+v (%s), Anchor gives %+v (%s)", f.Call.Tool, f.Call.FilePath, later.Location, later.Anchored, want.Location, want.Anchored)
+			}
+		}
 	}
 	if _, ok := newAnchorer(t, Options{Root: root}).AnchorWhileReading(findings.Finding{Call: call("Bash", "")}); !ok {
 		t.Error("without a diff an event waited")

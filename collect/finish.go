@@ -208,7 +208,7 @@ func anchorRedacted(red *redact.Redactor, anc *anchor.Anchorer, f findings.Findi
 	}
 	a, ok := anc.AnchorWhileReading(f)
 	if !ok {
-		return w.hold(f, hidden)
+		return w.hold(a, hidden)
 	}
 	return redactAnchored(red, a, hidden, fallback, calls)
 }

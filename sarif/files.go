@@ -143,7 +143,9 @@ func scanText(r io.Reader, b []byte) (lines, size int, plain bool, err error) {
 func (fi *fileInfo) hashText(f *os.File, b []byte, size int, plain bool) error {
 	h := newLineHasher(fi.hashes.add)
 	lineLen := func(n int) { fi.lineLens = append(fi.lineLens, n) }
-	var r io.Reader = f
+	// The second read takes the size the first one counted: a file that grows meanwhile (a log
+	// still written) is neither read past maxHashBytes nor hashed past what was counted.
+	var r io.Reader = io.LimitReader(f, int64(size))
 	if size < len(b) {
 		r = bytes.NewReader(b[:size])
 	} else if _, err := f.Seek(0, io.SeekStart); err != nil {

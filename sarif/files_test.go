@@ -56,3 +56,45 @@ func TestRepoFileChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestRepoFileGrowsWhileHashed: a file that grows between the line count and the second read (a
+// log the agent still writes) is hashed as it was counted, its first size bytes: the second read
+// is bounded as the first was, and what was appended is neither read nor kept.
+func TestRepoFileGrowsWhileHashed(t *testing.T) {
+	for _, tail := range []string{"more\n", "caf\u00e9\r\n"} {
+		p := filepath.Join(t.TempDir(), "grows.log")
+		text := strings.Repeat("line of a log\n", hashChunk/14+10)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(p, os.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := make([]byte, hashChunk)
+		lines, size, plain, err := scanText(f, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(strings.Repeat(tail, 1000)); err != nil { // appended at the end
+			t.Fatal(err)
+		}
+		var fi fileInfo
+		if err := fi.hashText(f, b, size, plain); err != nil {
+			t.Fatal(err)
+		}
+		_ = f.Close()
+		want, err := LineHashes(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.lines() != lines || fi.hashes.len() != len(want) {
+			t.Fatalf("tail %q: %d lines and %d hashes, want %d of each", tail, fi.lines(), fi.hashes.len(), lines)
+		}
+		for i := range want {
+			if got := fi.hashes.text(i); got != want[i] {
+				t.Fatalf("tail %q: line %d hash %s, want %s", tail, i+1, got, want[i])
+			}
+		}
+	}
+}
