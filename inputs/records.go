@@ -46,11 +46,11 @@ func newLineReader(r io.Reader, max, window int) *lineReader {
 	return &lineReader{r: lineSource(r), max: max, window: window}
 }
 
-// lineSource is what a line reader reads r through: r itself when it is a window reader of a
-// file (window.go), else bufReader(r).
+// lineSource is what a line reader reads r through: r itself when it hands out slices of its
+// own buffer (a window reader of a file, window.go; a bufio.Reader), else bufReader(r).
 func lineSource(r io.Reader) sliceReader {
-	if wr, ok := r.(*windowReader); ok {
-		return wr
+	if sr, ok := r.(sliceReader); ok {
+		return sr
 	}
 	return bufReader(r)
 }

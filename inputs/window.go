@@ -138,14 +138,12 @@ func (w *windowReader) ReadSlice(delim byte) ([]byte, error) {
 			w.pos = w.end
 			return b, io.EOF
 		}
-		if len(b) < w.size/2 {
-			// The line began late in this window: move the window to it, so that it is read whole.
-			if err := w.load(w.pos); err != nil {
-				return nil, err
-			}
-			if len(w.avail()) > len(b) {
-				continue
-			}
+		b, more, err := w.slide(b)
+		if err != nil {
+			return nil, err
+		}
+		if more {
+			continue
 		}
 		w.pos += int64(len(b))
 		return b, bufio.ErrBufferFull
@@ -165,18 +163,31 @@ func (w *windowReader) knownSlice() ([]byte, error) {
 			w.known = w.known[1:]
 			return b[:n], nil
 		}
-		if len(b) < w.size/2 {
-			// The line began late in this window: move the window to it, so that it is read whole.
-			if err := w.load(w.pos); err != nil {
-				return nil, err
-			}
-			if len(w.avail()) > len(b) {
-				continue
-			}
+		b, more, err := w.slide(b)
+		if err != nil {
+			return nil, err
+		}
+		if more {
+			continue
 		}
 		w.pos += int64(len(b))
 		return b, bufio.ErrBufferFull
 	}
+}
+
+// slide moves the window to pos when b, the window's bytes from pos on, are fewer than half a
+// window: the line began late in it, and is then read whole. It reports whether the window now
+// holds more bytes from pos than b; else it returns the bytes from pos to hand out, which are
+// those of the window held now (b's may be unmapped).
+func (w *windowReader) slide(b []byte) ([]byte, bool, error) {
+	if len(b) >= w.size/2 {
+		return b, false, nil
+	}
+	if err := w.load(w.pos); err != nil {
+		return nil, false, err
+	}
+	now := w.avail()
+	return now, len(now) > len(b), nil
 }
 
 // Read reads the next bytes, up to len(p).
