@@ -42,16 +42,11 @@ var codexEventTypes = []string{"thread.", "turn.", "item.", "error"}
 
 func (codexEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
-		src := findings.Source{File: in.Name, Line: rec.Line}
-		if rec.Problem != "" {
-			set.Problemf(src, "unreadable record", "%s", rec.Problem)
-			return nil
-		}
 		var ev struct {
 			Type string `json:"type"`
 		}
-		if err := json.Unmarshal(rec.Data, &ev); err != nil {
-			set.Problemf(src, skipBadJSON, "not a codex --json event: %v", err)
+		src, ok := decodeLine(set, in.Name, rec, "a codex --json event", &ev)
+		if !ok {
 			return nil
 		}
 		for _, p := range codexEventTypes {

@@ -104,14 +104,9 @@ func (codexRolloutReader) Read(ctx context.Context, in Input, opts Options, set 
 
 // record reads one rollout line: every line is used or counted as a skip with its reason.
 func (s *codexRollout) record(rec record) {
-	src := findings.Source{File: s.name, Line: rec.Line}
-	if rec.Problem != "" {
-		s.set.Problemf(src, "unreadable record", "%s", rec.Problem)
-		return
-	}
 	var r rolloutRecord
-	if err := json.Unmarshal(rec.Data, &r); err != nil {
-		s.set.Problemf(src, skipBadJSON, "not a rollout record: %v", err)
+	src, ok := decodeLine(s.set, s.name, rec, "a rollout record", &r)
+	if !ok {
 		return
 	}
 	p := &r.Payload

@@ -162,15 +162,10 @@ func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set
 
 // record reads one event line: every line is used or counted as a skip with its reason.
 func (s *copilotEvents) record(rec record) {
-	src := findings.Source{File: s.name, Line: rec.Line}
-	if rec.Problem != "" {
-		s.set.Problemf(src, "unreadable record", "%s", rec.Problem)
-		return
-	}
 	var r copilotRecord
 	var d copilotData
-	if err := json.Unmarshal(rec.Data, &r); err != nil {
-		s.set.Problemf(src, skipBadJSON, "not a Copilot event: %v", err)
+	src, ok := decodeLine(s.set, s.name, rec, "a Copilot event", &r)
+	if !ok {
 		return
 	}
 	if len(r.Data) > 0 && string(r.Data) != "null" {

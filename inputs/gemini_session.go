@@ -80,14 +80,9 @@ func (geminiSessionReader) Read(ctx context.Context, in Input, opts Options, set
 
 // record reads one session line: every line is used or counted as a skip with its reason.
 func (s *geminiSession) record(rec record) {
-	src := findings.Source{File: s.name, Line: rec.Line}
-	if rec.Problem != "" {
-		s.set.Problemf(src, "unreadable record", "%s", rec.Problem)
-		return
-	}
 	var r geminiSessionRecord
-	if err := json.Unmarshal(rec.Data, &r); err != nil {
-		s.set.Problemf(src, skipBadJSON, "not a Gemini session record: %v", err)
+	src, ok := decodeLine(s.set, s.name, rec, "a Gemini session record", &r)
+	if !ok {
 		return
 	}
 	switch {

@@ -148,14 +148,9 @@ func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set 
 
 // streamRecord reads one stream-json line: every line is used or counted as a skip.
 func (g *geminiCalls) streamRecord(rec record) {
-	src := findings.Source{File: g.name, Line: rec.Line}
-	if rec.Problem != "" {
-		g.set.Problemf(src, "unreadable record", "%s", rec.Problem)
-		return
-	}
 	var r geminiStreamRecord
-	if err := json.Unmarshal(rec.Data, &r); err != nil {
-		g.set.Problemf(src, skipBadJSON, "not a Gemini stream-json record: %v", err)
+	src, ok := decodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
+	if !ok {
 		return
 	}
 	switch r.Type {

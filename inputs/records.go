@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
@@ -301,4 +303,20 @@ func grow(b []byte, n int) []byte {
 	nb := make([]byte, len(b), c)
 	copy(nb, b)
 	return nb
+}
+
+// decodeLine decodes one line of a JSONL input into v, or counts why it cannot: a problem the
+// line reader met (a cut or unreadable line), or JSON that is not what (e.g. "a rollout record").
+// It returns the line's place and whether v holds the record.
+func decodeLine(set *findings.Set, name string, rec record, what string, v any) (findings.Source, bool) {
+	src := findings.Source{File: name, Line: rec.Line}
+	if rec.Problem != "" {
+		set.Problemf(src, "unreadable record", "%s", rec.Problem)
+		return src, false
+	}
+	if err := json.Unmarshal(rec.Data, v); err != nil {
+		set.Problemf(src, skipBadJSON, "not %s: %v", what, err)
+		return src, false
+	}
+	return src, true
 }
