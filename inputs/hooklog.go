@@ -63,18 +63,10 @@ type hookLogRecord struct {
 	names      *inputNames // the call's names in Input, when read on the way (walkRecord)
 }
 
-// decodeHookLog reads the members of one record that hooklog.Record has, without decoding the
+// decodeRecord reads the members of one record that hooklog.Record has, without decoding the
 // rest: Input stays raw (a slice of data), and streams stay as written (see their encodings).
-// A member of the wrong type is an error; unknown members are passed over.
-func decodeHookLog(data []byte) (hookLogRecord, error) {
-	r, err := decodeRecord(data)
-	if err == nil && r.rawCommand != nil {
-		r.Command = argv(r.rawCommand)
-	}
-	return r, err
-}
-
-// decodeRecord is decodeHookLog without Command: the reader renders the command from rawCommand.
+// A member of the wrong type is an error; unknown members are passed over. Command is left
+// empty: the reader renders the command from rawCommand (commandLine).
 func decodeRecord(data []byte) (hookLogRecord, error) {
 	var r hookLogRecord
 	var err error
@@ -174,22 +166,6 @@ func (r *hookLogRecord) cut(f hooklog.Field) **hooklog.Cut {
 		return &r.StderrCut
 	}
 	return nil
-}
-
-// argv is a recorded command as an argv array of strings; nil when it is anything else.
-func argv(raw []byte) []string {
-	words, all := []string{}, true
-	walked := jsonscan.Elements(raw, func(el []byte) bool {
-		all = len(el) > 0 && el[0] == '"'
-		if all {
-			words = append(words, rawStr(el))
-		}
-		return all
-	})
-	if !walked || !all {
-		return nil
-	}
-	return words
 }
 
 func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {

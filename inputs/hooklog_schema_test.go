@@ -10,6 +10,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/hooklog"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // fillEvery sets every field of the struct v points to a value that is not its zero value, by
@@ -65,6 +66,14 @@ func TestHookLogRoundTrip(t *testing.T) {
 		if !got.has[f] {
 			t.Errorf("field %s not seen", f.Key())
 		}
+	}
+	// The reader itself renders the command from the raw array (argv above is this test's).
+	quoted := make([]string, len(want.Command))
+	for i, w := range want.Command {
+		quoted[i] = shellQuote(w)
+	}
+	if line, wantLine := commandLine(got.rawCommand, nil), strings.Join(quoted, " "); line != wantLine {
+		t.Errorf("command line %q, want %q", line, wantLine)
 	}
 }
 
@@ -182,4 +191,30 @@ func FuzzHookLogRoundTrip(f *testing.F) {
 			t.Errorf("reader\n%+v\nencoding/json\n%+v", got.Record, back)
 		}
 	})
+}
+
+// decodeHookLog is decodeRecord with Command read back as an argv array, so that a record can
+// be compared whole with the one the recorder wrote.
+func decodeHookLog(data []byte) (hookLogRecord, error) {
+	r, err := decodeRecord(data)
+	if err == nil && r.rawCommand != nil {
+		r.Command = argv(r.rawCommand)
+	}
+	return r, err
+}
+
+// argv is a recorded command as an argv array of strings; nil when it is anything else.
+func argv(raw []byte) []string {
+	words, all := []string{}, true
+	walked := jsonscan.Elements(raw, func(el []byte) bool {
+		all = len(el) > 0 && el[0] == '"'
+		if all {
+			words = append(words, rawStr(el))
+		}
+		return all
+	})
+	if !walked || !all {
+		return nil
+	}
+	return words
 }
