@@ -13,6 +13,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // TestSessionAnchorWaitOrTwoPasses: the events that wait for the sessions' edits in one read are
@@ -45,6 +46,61 @@ func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 	}
 	if got[0] != got[1] {
 		t.Errorf("one read and two passes differ:\none read:   %s\ntwo passes: %s", got[0], got[1])
+	}
+}
+
+// TestSessionAnchorReadPaths: the test above compares two runs; this one checks that they took
+// the two paths it names. Within the bound the inputs are read once, with the edits; past it
+// that read is stopped, the edits are read alone, and the inputs are read again, anchored as read.
+func TestSessionAnchorReadPaths(t *testing.T) {
+	root, base := replayRepo(t)
+	var paths []string
+	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
+		p, err := filepath.Abs(filepath.Join(replayDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		maxWaiting int
+		want       string
+	}{
+		{0, "findings with edits"},
+		{1, "findings with edits, edits only, findings"},
+	} {
+		cfg := Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2, maxWaiting: tc.maxWaiting,
+			Getenv: func(string) string { return "" }}
+		res := &Result{Root: root}
+		ex := expandInputs(cfg.Dir, cfg.Paths, cfg.Judgments)
+		var err error
+		if res.Diff, err = changeDiff(ctx, cfg, root); err != nil || res.Diff == nil {
+			t.Fatalf("diff against %s: %v", base, err)
+		}
+		prep, err := newPrepare(cfg, res, ex.Files, redact.New(redact.Options{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reads []string
+		prep.read(ctx, func(ctx context.Context, prepare func(findings.Finding) findings.Finding, edits func(inputs.EditCall)) (*findings.Set, readStats) {
+			switch {
+			case prepare == nil:
+				reads = append(reads, "edits only")
+			case edits != nil:
+				reads = append(reads, "findings with edits")
+			default:
+				reads = append(reads, "findings")
+			}
+			opts := inputs.Options{Edits: edits, EditsOnly: prepare == nil}
+			return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs}, prepare, bound(cfg))
+		})
+		if got := strings.Join(reads, ", "); got != tc.want {
+			t.Errorf("maxWaiting %d: reads %q, want %q", tc.maxWaiting, got, tc.want)
+		}
+		if len(ex.Files) != len(paths) {
+			t.Errorf("%d of %d inputs found", len(ex.Files), len(paths))
+		}
 	}
 }
 
