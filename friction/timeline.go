@@ -36,9 +36,15 @@ type Call struct {
 	Source            findings.Source // the record that first named the call
 	Rungs             Rung
 	Refused           bool // a hook blocked it before it ran, or permissions denied it
+	// Rule is the "<gate>/<rule>" of the heaviest gate decision on the call (block, then repaired,
+	// then steer); Hook the hook that failed open on it; Runtime the runtime its findings name.
+	Rule, Hook, Runtime string
+	// Suggestions is the runtime's permission_suggestions for the call's prompt (JSON), if any.
+	Suggestions []byte
 
 	order       int // position in its primary source
 	primary     bool
+	ruleWeight  int    // the weight of the verdict Rule came from
 	hookRefused bool   // the runtime told the model a hook refused it
 	listed      bool   // stream-json's permission_denials names it
 	errText     string // its tool_result's error text
@@ -190,9 +196,18 @@ func (t *Timeline) applyFinding(f *findings.Finding) bool {
 	if c.Tool == "" {
 		c.Tool = f.Call.Tool
 	}
+	if c.Runtime == "" {
+		c.Runtime = f.Call.Runtime
+	}
 	if f.RuleID == "agc/hook-failed-open" {
 		c.Rungs |= FailedOpen
+		if c.Hook == "" {
+			c.Hook = f.Call.Hook
+		}
 		return true
+	}
+	if w := verdictWeight[f.Verdict]; w > c.ruleWeight {
+		c.Rule, c.ruleWeight = f.RuleID, w
 	}
 	before := f.Call.Event == "" || f.Call.Event == "PreToolUse" || f.Call.Event == "PermissionRequest"
 	switch f.Verdict {
@@ -206,6 +221,9 @@ func (t *Timeline) applyFinding(f *findings.Finding) bool {
 	}
 	return true
 }
+
+// verdictWeight orders the verdicts a call's Rule is taken from.
+var verdictWeight = map[gates.Verdict]int{gates.Steer: 1, gates.Repaired: 2, gates.Block: 3}
 
 // matchPrompts gives each PermissionRequest record to the call it was for: same session, tool
 // and input, the nearest call read before it in the same file when there is one. A prompt no
@@ -234,6 +252,9 @@ func (t *Timeline) matchPrompts() {
 			files[p.Source.File]++
 		}
 		best.Rungs |= Prompted
+		if best.Suggestions == nil {
+			best.Suggestions = p.Suggestions
+		}
 	}
 }
 
