@@ -47,6 +47,9 @@ type group struct {
 	prefix      []string // a permission pattern's program and subcommand (shell calls)
 	own         string   // its rule in Claude Code's syntax, made from the calls (not a suggestion)
 	file        bool     // a permission pattern of file calls
+	// runtimes counts its calls by runtime; runtimeOrder lists them as first seen.
+	runtimes     map[string]int
+	runtimeOrder []string
 }
 
 // Analyze turns the calls of a Timeline into the report: every call that met a rung joins the
@@ -76,7 +79,8 @@ func Analyze(calls []*Call, unmatched int, opts Options) Report {
 		g := groups[kind+"\x00"+key]
 		if g == nil {
 			g = &group{p: Pattern{Kind: kind, Pattern: key, Examples: []Example{}}, order: len(groups),
-				sessions: map[string]bool{}, tools: map[string]bool{}, corrections: map[[2]string]int{}, safe: true}
+				sessions: map[string]bool{}, tools: map[string]bool{}, corrections: map[[2]string]int{}, safe: true,
+				runtimes: map[string]int{}}
 			groups[kind+"\x00"+key] = g
 		}
 		g.add(c, opts)
@@ -178,9 +182,14 @@ func (g *group) add(c *shaped, opts Options) {
 	g.p.Count++
 	g.sessions[c.Session] = true
 	g.tools[ToolName(c.Tool)] = true
-	if c.Runtime != "" && g.p.Runtime == "" {
-		g.p.Runtime = c.Runtime
+	rt := c.Runtime
+	if rt == "" {
+		rt = defaultRuntime
 	}
+	if g.runtimes[rt] == 0 {
+		g.runtimeOrder = append(g.runtimeOrder, rt)
+	}
+	g.runtimes[rt]++
 	r := &g.p.Rungs
 	for _, x := range []struct {
 		rung Rung
@@ -243,9 +252,8 @@ func (g *group) retry(sh []shaped, i int, opts Options) {
 // finish picks the pattern's fix and fills in its summary.
 func (g *group) finish(opts Options) Pattern {
 	p := g.p
-	if p.Runtime == "" {
-		p.Runtime = defaultRuntime
-	}
+	slices.SortStableFunc(g.runtimeOrder, func(a, b string) int { return cmp.Compare(g.runtimes[b], g.runtimes[a]) })
+	p.Runtime = g.runtimeOrder[0]
 	p.Sessions = len(g.sessions)
 	p.Tool = "*"
 	if len(g.tools) == 1 {
@@ -270,7 +278,9 @@ func (g *group) finish(opts Options) Pattern {
 		p.Why = fmt.Sprintf("blocked %s and corrected the same way each time (%s → %s): the gate can run the correction itself",
 			plural(r.Block, "time"), orNothing(p.Before), orNothing(p.After))
 		if p.Example != nil {
-			p.Repair = repairAnswer(p.Runtime, p.Pattern, p.Tool, p.Before, p.After, *p.Example)
+			for _, rt := range g.runtimeOrder {
+				p.Repairs = append(p.Repairs, Repair{Runtime: rt, Answer: repairAnswer(rt, p.Pattern, p.Tool, p.Before, p.After, *p.Example)})
+			}
 		}
 	case r.Block >= 2 && len(fixes) > 1:
 		p.Suggest = SuggestSteer

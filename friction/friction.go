@@ -47,6 +47,12 @@ type Correction struct {
 	After  string `json:"after"`
 }
 
+// Repair is the hook answer a gate sends on a runtime to run the correction instead of refusing.
+type Repair struct {
+	Runtime string `json:"runtime"`
+	Answer  string `json:"answer"`
+}
+
 // Pattern is what a guard or the permission system matched, the calls it caught, what that cost
 // the agent, and the fix.
 type Pattern struct {
@@ -54,7 +60,7 @@ type Pattern struct {
 	Pattern  string `json:"pattern"`  // "shell-ladder/python3-only", "Edit(*.md)", the hook command
 	Tool     string `json:"tool"`     // the tool of its calls ("Bash"), or "*" when they differ
 	Commands string `json:"commands"` // what its calls ran, summarised: "python …", "Write *.md"
-	Runtime  string `json:"runtime"`  // the runtime the fix is written for
+	Runtime  string `json:"runtime"`  // the runtime of most of its calls, whose syntax Allow is in
 	Count    int    `json:"count"`    // calls (one call seen in several records counts once)
 	Sessions int    `json:"sessions"` // sessions it appeared in
 	Rungs    Rungs  `json:"rungs"`
@@ -67,9 +73,9 @@ type Pattern struct {
 	Before  string      `json:"before,omitempty"`
 	After   string      `json:"after,omitempty"`
 	Example *Correction `json:"example,omitempty"`
-	// Repair is the hook answer, with its AGC response, that makes the gate run the correction on
-	// this runtime (for a rewrite).
-	Repair string `json:"repair,omitempty"`
+	// Repairs are the hook answers, with their AGC response, that make the gate run the
+	// correction, one for each runtime the pattern's calls came from (for a rewrite).
+	Repairs []Repair `json:"repairs,omitempty"`
 	// Allow is the allowlist entry in the runtime's own syntax, AllowIn where it goes (for an
 	// allowlist; AllowIn alone says when the runtime has none).
 	Allow    string    `json:"allow,omitempty"`

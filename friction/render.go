@@ -109,9 +109,9 @@ func (s style) pattern(n int, p Pattern) string {
 		item("correction: %s → %s, e.g. %s → %s", s.text(orNothing(p.Before)), s.text(orNothing(p.After)),
 			s.text(p.Example.Before), s.text(p.Example.After))
 	}
-	if p.Repair != "" {
-		item("repair the gate should send (%s):", s.text(p.Runtime))
-		b.WriteString(s.code(p.Repair, "json"))
+	for _, r := range p.Repairs {
+		item("repair the gate should send (%s):", s.text(r.Runtime))
+		b.WriteString(s.code(r.Answer, "json"))
 	}
 	switch {
 	case p.Allow != "":

@@ -105,8 +105,8 @@ func TestReplayHabitFirst(t *testing.T) {
 	if p.Example == nil || p.Example.Before != "python scripts/build.py" || p.Example.After != "python3 scripts/build.py" {
 		t.Errorf("example %+v; want the first real block and its retry", p.Example)
 	}
-	// The repair is the answer the gate should send: checked against the Claude Code binding
-	// in TestRepairAnswerAccepted (command/).
+	// The repair is the answer the gate should send: checked against each runtime's binding in
+	// TestRepairAnswerAccepted.
 	var answer struct {
 		HSO struct {
 			Event   string            `json:"hookEventName"`
@@ -114,9 +114,12 @@ func TestReplayHabitFirst(t *testing.T) {
 			Context string            `json:"additionalContext"`
 		} `json:"hookSpecificOutput"`
 	}
-	if err := json.Unmarshal([]byte(p.Repair), &answer); err != nil || answer.HSO.Event != "PreToolUse" ||
+	if len(p.Repairs) != 1 || p.Repairs[0].Runtime != "claude-code" {
+		t.Fatalf("repairs %+v; want one, for Claude Code", p.Repairs)
+	}
+	if err := json.Unmarshal([]byte(p.Repairs[0].Answer), &answer); err != nil || answer.HSO.Event != "PreToolUse" ||
 		answer.HSO.Input["command"] != "python3 scripts/build.py" || !strings.Contains(answer.HSO.Context, `"verdict":"repaired"`) {
-		t.Errorf("repair %s (%v)", p.Repair, err)
+		t.Errorf("repair %s (%v)", p.Repairs[0].Answer, err)
 	}
 	w := rep.Patterns[1]
 	if w.Kind != friction.KindPermission || w.Commands != "Write *.md" || w.Count != 2 || w.Rungs.Prompted != 2 || w.Rungs.Denied != 2 ||
@@ -192,7 +195,7 @@ func TestReplayCodexHabit(t *testing.T) {
 		p := rep.Patterns[0]
 		if p.Pattern != "shell-ladder/python3-only" || p.Runtime != "codex" || p.Count != 3 || p.Retries != 3 ||
 			p.Suggest != friction.SuggestRewrite || p.Before != "python" || p.After != "python3" ||
-			!strings.Contains(p.Repair, `"permissionDecision":"allow","updatedInput":{"command":"python3 scripts/build.py"}`) {
+			len(p.Repairs) != 1 || !strings.Contains(p.Repairs[0].Answer, `"permissionDecision":"allow","updatedInput":{"command":"python3 scripts/build.py"}`) {
 			t.Errorf("%v: %+v", files, p)
 		}
 	}
@@ -264,5 +267,33 @@ func TestReplayRendered(t *testing.T) {
 	small := friction.Markdown(rep, 1200)
 	if len(small) > 1200 || !strings.Contains(small, "left out") {
 		t.Errorf("Markdown(1200) is %d bytes or does not say what it left out:\n%s", len(small), small)
+	}
+}
+
+// TestReplayAcrossSessions: the three real sessions together (Claude Code twice, whose replays
+// number tool calls alike, and Codex) — the habit is one pattern of 9 calls in 3 sessions, ranked
+// by its 9 retries, with a repair for each runtime; the Writes prompted in one session only.
+func TestReplayAcrossSessions(t *testing.T) {
+	tl := friction.NewTimeline()
+	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{habit, codex}, Root: habit + "files",
+		IncludeUnstructured: true, Dir: "."}, tl.Add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anc, err := anchor.New(anchor.Options{Root: rd.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	if rep.Sessions != 3 || rep.Calls != 22 || len(rep.Patterns) != 2 {
+		t.Fatalf("report %+v; want 22 calls in 3 sessions, 2 patterns", rep)
+	}
+	p, w := rep.Patterns[0], rep.Patterns[1]
+	if p.Pattern != "shell-ladder/python3-only" || p.Count != 9 || p.Sessions != 3 || p.Retries != 9 || p.Suggest != friction.SuggestRewrite ||
+		len(p.Repairs) != 2 || p.Repairs[0].Runtime != "claude-code" || p.Repairs[1].Runtime != "codex" {
+		t.Errorf("habit %+v; want 9 calls in 3 sessions, 9 retries, a repair for Claude Code and Codex", p)
+	}
+	if w.Pattern != "Edit(*.md)" || w.Count != 2 || w.Sessions != 1 {
+		t.Errorf("Writes %+v; want 2 calls in 1 session (the allowed run was not prompted)", w)
 	}
 }

@@ -100,8 +100,9 @@ func TestAnalyzeMoves(t *testing.T) {
 	if lint.Example == nil || lint.Example.Before != "make lint" || lint.Example.After != "make lint --fast" {
 		t.Errorf("make lint example = %+v", lint.Example)
 	}
-	if !strings.Contains(lint.Repair, `"updatedInput":{"command":"make lint --fast"}`) || !strings.Contains(lint.Repair, `\"verdict\":\"repaired\"`) {
-		t.Errorf("make lint repair = %s", lint.Repair)
+	if len(lint.Repairs) != 1 || !strings.Contains(lint.Repairs[0].Answer, `"updatedInput":{"command":"make lint --fast"}`) ||
+		!strings.Contains(lint.Repairs[0].Answer, `\"verdict\":\"repaired\"`) {
+		t.Errorf("make lint repairs = %+v", lint.Repairs)
 	}
 	if paths.Pattern != "paths/relative" || paths.Suggest != SuggestNone || paths.Commands != "scripts/check.sh" {
 		t.Errorf("the repair = %+v; want the ladder working, ranked last, its path relative to the repository", paths)
@@ -171,7 +172,7 @@ func TestPromptAndDenialOnce(t *testing.T) {
 
 func TestMarkdownHostile(t *testing.T) {
 	p := Pattern{Kind: KindGate, Pattern: "<script>alert(1)</script> | @admin", Tool: "Bash", Commands: "*x* \\ \n## y", Count: 2, Suggest: SuggestRewrite,
-		Before: "`rm`\n## x", After: "[link](http://x)", Example: &Correction{Before: "`a`", After: "b"}, Repair: "{\"a\":\"```\\n# h\"}",
+		Before: "`rm`\n## x", After: "[link](http://x)", Example: &Correction{Before: "`a`", After: "b"}, Repairs: []Repair{{Runtime: "x", Answer: "{\"a\":\"```\\n# h\"}"}},
 		Examples: []Example{{Source: "a|b.jsonl", Line: 1, Command: "::error::x"}}}
 	md := Markdown(Report{Patterns: []Pattern{p}}, 0)
 	for _, bad := range []string{"<script>", "@admin", "\n## x", "\n## y", "[link](", "a|b", "\n```\\n"} {
