@@ -59,8 +59,8 @@ func (c *Call) Has(r Rung) bool { return c.Rungs&r != 0 }
 // (collect reads files in parallel); the order of calls comes from the records, not the arrival.
 type Timeline struct {
 	mu      sync.Mutex
-	calls   map[string]*Call   // session + "\x00" + tool_use_id → call
-	byID    map[string][]*Call // tool_use_id → its calls, for records that name no session
+	calls   map[string]*Call          // session + "\x00" + tool_use_id → call
+	byID    map[string][]*Call        // tool_use_id → its calls, for records that name no session
 	prompts []inputs.CallEvent        // PermissionRequest records: they name no tool_use_id
 	perFile map[string]map[string]int // session → file → calls read from it
 }
