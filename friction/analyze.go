@@ -303,10 +303,10 @@ func (g *group) finish(opts Options) Pattern {
 		switch {
 		case g.safe && p.Allow != "":
 			p.Suggest = SuggestAllowlist
-			p.Why = "read-only or confined to the repository: let it through without asking"
+			p.Why = g.safeWhy() + ": let it through without asking"
 		case g.safe:
 			p.Suggest = SuggestGuardRule
-			p.Why = "read-only or confined to the repository, but " + p.AllowIn + ": let a guard allow it"
+			p.Why = g.safeWhy() + ", but " + p.AllowIn + ": let a guard allow it"
 		default:
 			p.Suggest = SuggestGuardRule
 			p.Allow, p.AllowIn = "", ""
@@ -320,6 +320,17 @@ func (g *group) finish(opts Options) Pattern {
 		p.Example = nil
 	}
 	return p
+}
+
+// safeWhy says why a permission pattern's calls are safe to let through.
+func (g *group) safeWhy() string {
+	if g.file && !g.tools["Read"] && !g.tools["Glob"] && !g.tools["Grep"] && !g.tools["LS"] {
+		return "confined to the repository (every call wrote a file inside it)"
+	}
+	if g.file {
+		return "read-only or confined to the repository (every call stayed inside it)"
+	}
+	return "read-only (every call only read)"
 }
 
 // summarise is what the calls of a pattern ran: the head common to them, with "…" when they ran

@@ -297,3 +297,28 @@ func TestReplayAcrossSessions(t *testing.T) {
 		t.Errorf("Writes %+v; want 2 calls in 1 session (the allowed run was not prompted)", w)
 	}
 }
+
+// TestDocsReport: the report shown in docs/friction.md is the real report of the habit replay, as
+// the command gives it today (headings one level down).
+func TestDocsReport(t *testing.T) {
+	tl := friction.NewTimeline()
+	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{"habit/session.jsonl", "habit/stream.jsonl", "habit/hook-log.jsonl"},
+		Root: "habit/files", IncludeUnstructured: true, Dir: replay}, tl.Add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anc, err := anchor.New(anchor.Options{Root: rd.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := friction.Markdown(tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})}), 0)
+	md = strings.Replace(md, "## Friction\n", "### Friction\n", 1)
+	md = strings.ReplaceAll(md, "\n### ", "\n#### ")
+	doc, err := os.ReadFile("../docs/friction.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), strings.TrimRight(md, "\n")+"\n") {
+		t.Errorf("docs/friction.md does not show today's report of the habit replay; it is:\n%s", md)
+	}
+}

@@ -249,3 +249,24 @@ func TestShapeNestingBounded(t *testing.T) {
 		t.Errorf("shape %q", got)
 	}
 }
+
+// FuzzPermissionRule checks the permission rule of any call and any permission_suggestions: it
+// returns, and no rule or allowlist entry holds an absolute path (outside the repository it is
+// <outside>, inside it relative).
+func FuzzPermissionRule(f *testing.F) {
+	f.Add("Bash", "gh pr view 12", `[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"gh pr *"}]}]`)
+	f.Add("Read", "/etc/hostname", `[{"type":"addRules","rules":[{"toolName":"Read","ruleContent":"//etc/**"}]}]`)
+	f.Add("Write", "/repo/a.md", `[{"type":"setMode","mode":"acceptEdits"}]`)
+	f.Add("Bash", "ls", `[{"type":"addRules","rules":[]}, 1, null]`)
+	f.Fuzz(func(t *testing.T, tool, arg, suggestions string) {
+		c := call(tool, arg)
+		c.Suggestions = []byte(suggestions)
+		rule, own, _, _ := permissionRule(&c, Options{Paths: testPaths{}})
+		allow, _ := allowFor("claude-code", own, nil, c.file)
+		for _, s := range []string{rule, own, allow} {
+			if strings.Contains(s, "(/") && !strings.Contains(s, "(/)") || strings.Contains(s, "/repo/") {
+				t.Errorf("permissionRule(%s %q, %q) = %q, %q, allow %q: holds an absolute path", tool, arg, suggestions, rule, own, allow)
+			}
+		}
+	})
+}
