@@ -30,6 +30,7 @@ func frictionCommand(env *Env) *cli.Command {
 			&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
 			&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
 			&cli.IntFlag{Name: "examples", Value: friction.DefaultExamples, Usage: "examples kept per pattern"},
+			&cli.GenericFlag{Name: "judgment", Value: &pathList{}, Usage: "a reviewing agent's output (`PATH`: file, folder or glob; repeatable), read as collect reads it (its findings name no tool call)"},
 		},
 		Action: func(c *cli.Context) error { return runFriction(c, env) },
 	}
@@ -57,7 +58,7 @@ func runFriction(c *cli.Context, env *Env) error {
 	if err := checkLimits(c); err != nil {
 		return err
 	}
-	cfg := collect.Config{Paths: c.Args().Slice(), Format: in, Root: c.String("root"), Redact: c.Bool("redact"),
+	cfg := collect.Config{Paths: c.Args().Slice(), Judgments: judgmentPaths(c), Format: in, Root: c.String("root"), Redact: c.Bool("redact"),
 		MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}
 	rep, rd, err := frictionReport(c.Context, env, cfg, c.Int("examples"))
 	if err != nil {
