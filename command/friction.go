@@ -20,16 +20,17 @@ import (
 func frictionCommand(env *Env) *cli.Command {
 	return &cli.Command{
 		Name:      "friction",
-		Usage:     "rank what guards and permission prompts cost the agent, by pattern, with the rung each pattern should move to",
+		Usage:     "rank what guards and permission prompts cost the agent, by what matched them, with the exact fix for each",
 		ArgsUsage: "PATH...",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "md", Usage: "report format: md|json"},
-			&cli.StringFlag{Name: "input-format", Value: string(inputs.Auto), Usage: "input format: " + formatList()},
+			&cli.StringFlag{Name: "format", Value: string(inputs.Auto), Usage: "input format, as collect's: " + formatList()},
+			&cli.StringFlag{Name: "report", Usage: "report form: text|md|json", DefaultText: "text in a terminal, else md"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "-", Usage: `file to write; "-" for stdout`},
 			&cli.StringFlag{Name: "root", Usage: "repository root (default: git top level, else GITHUB_WORKSPACE, else .)"},
 			&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
 			&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
 			&cli.IntFlag{Name: "examples", Value: friction.DefaultExamples, Usage: "examples kept per pattern"},
+			&cli.GenericFlag{Name: "judgment", Value: &pathList{}, Usage: "a reviewing agent's output (`PATH`: file, folder or glob; repeatable), read as collect reads it (its findings name no tool call)"},
 		},
 		Action: func(c *cli.Context) error { return runFriction(c, env) },
 	}
@@ -37,11 +38,17 @@ func frictionCommand(env *Env) *cli.Command {
 
 // runFriction reads the inputs, builds the report and writes it.
 func runFriction(c *cli.Context, env *Env) error {
-	format := c.String("format")
-	if format != "md" && format != "json" {
-		return usageErrorf("friction: unknown --format %q (want md or json)", format)
+	form := c.String("report")
+	if form == "" {
+		form = "md"
+		if c.String("output") == "-" && isTerminal(env.Stdout) {
+			form = "text"
+		}
 	}
-	in, err := inputs.ParseFormat(c.String("input-format"))
+	if form != "text" && form != "md" && form != "json" {
+		return usageErrorf("friction: unknown --report %q (want text, md or json)", form)
+	}
+	in, err := inputs.ParseFormat(c.String("format"))
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -51,13 +58,13 @@ func runFriction(c *cli.Context, env *Env) error {
 	if err := checkLimits(c); err != nil {
 		return err
 	}
-	cfg := collect.Config{Paths: c.Args().Slice(), Format: in, Root: c.String("root"), Redact: c.Bool("redact"),
+	cfg := collect.Config{Paths: c.Args().Slice(), Judgments: judgmentPaths(c), Format: in, Root: c.String("root"), Redact: c.Bool("redact"),
 		MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}
 	rep, rd, err := frictionReport(c.Context, env, cfg, c.Int("examples"))
 	if err != nil {
 		return exit(ExitUsage, err)
 	}
-	if err := writeFriction(c.String("output"), env, format, rep); err != nil {
+	if err := writeFriction(c.String("output"), env, form, rep); err != nil {
 		return exit(ExitUsage, err)
 	}
 	for _, p := range rd.Set.Problems {
@@ -101,8 +108,18 @@ func projectDirsOf(env *Env) []string {
 	return out
 }
 
-// writeFriction writes the report to out ("-": stdout).
-func writeFriction(out string, env *Env, format string, rep friction.Report) error {
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// writeFriction writes the report to out ("-": stdout) in form (text, md or json).
+func writeFriction(out string, env *Env, form string, rep friction.Report) error {
 	var w io.Writer = env.Stdout
 	if out != "-" {
 		if !filepath.IsAbs(out) {
@@ -115,10 +132,15 @@ func writeFriction(out string, env *Env, format string, rep friction.Report) err
 		defer f.Close()
 		w = f
 	}
-	if format == "json" {
+	var err error
+	switch form {
+	case "json":
 		return friction.WriteJSON(w, rep)
+	case "text":
+		_, err = io.WriteString(w, friction.Text(rep))
+	default:
+		_, err = io.WriteString(w, friction.Markdown(rep, 0))
 	}
-	_, err := io.WriteString(w, friction.Markdown(rep, 0))
 	return err
 }
 

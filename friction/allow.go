@@ -1,8 +1,11 @@
 package friction
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
@@ -34,29 +37,189 @@ var writeFlags = map[string]bool{"-delete": true, "-exec": true, "-execdir": tru
 // readOnlyFileTools only read.
 var readOnlyFileTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true}
 
-// allowEntry is the permissions.allow entry of .claude/settings.json that lets a read-only
-// pattern through without a prompt, or "" when the pattern is not read-only (or leaves the
-// repository, or is more than one command).
-func allowEntry(tool, pattern string) string {
-	words := strings.Fields(pattern)
-	if len(words) < 2 && tool == "Bash" || len(words) == 0 || words[len(words)-1] == more {
-		return ""
-	}
-	if readOnlyFileTools[tool] {
-		dir, _, _ := strings.Cut(words[len(words)-1], "*")
-		if strings.HasPrefix(dir, "<") {
-			return ""
+// defaultRuntime is the runtime a pattern's fix is written for when no finding named one: the
+// records that carry permission prompts and denials are Claude Code's.
+const defaultRuntime = gates.RuntimeClaudeCode
+
+// permissionRule is the permission rule that would allow a call, in Claude Code's syntax: the
+// runtime's own suggestion when its prompt carried one (an addRules suggestion), else the tool
+// and the program and subcommand for shell commands ("Bash(git status:*)"), the tool and the
+// file's folder and extension for file tools ("Edit(docs/*.md)", "Read(src/**)"). It also
+// returns that rule of its own (which an allowlist entry takes: a suggestion may allow more than
+// the call did, as "gh pr *" for "gh pr view"), the program and subcommand, and whether the call
+// only reads or stays in the repository.
+func permissionRule(c *shaped, opts Options) (string, string, []string, bool) {
+	var rule string
+	var prefix []string
+	safe := false
+	switch {
+	case isShell(c):
+		prefix = literalPrefix(c.head)
+		safe = len(prefix) > 0 && !strings.HasSuffix(c.shape, more) && readOnly(prefix, strings.Fields(c.shape))
+		rule = "Bash(" + strings.Join(prefix, " ") + ":*)"
+		if len(prefix) == 0 {
+			rule = "Bash(" + phExpr + ")"
 		}
-		return tool + "(" + dir + "**)"
+		if c.Tool != "Bash" {
+			rule = ToolName(c.Tool) + strings.TrimPrefix(rule, "Bash")
+		}
+	case c.file:
+		where := c.head[len(c.head)-1]
+		safe = !strings.HasPrefix(where, "<")
+		if readOnlyFileTools[c.Tool] {
+			dir, _, _ := strings.Cut(where, "*")
+			rule = c.Tool + "(" + dir + "**)"
+		} else {
+			// Claude Code's Edit rules cover every tool that edits files (Write, MultiEdit too).
+			rule = "Edit(" + where + ")"
+		}
+	default:
+		rule = ToolName(c.Tool)
 	}
-	if tool != "Bash" {
+	own := opts.Redactor.String(rule)
+	if s := suggestedRule(c.Suggestions); s != "" {
+		return opts.Redactor.String(Scrub(opts.Redactor.String(s), c.Cwd, opts.Paths)), own, prefix, safe
+	}
+	return own, own, prefix, safe
+}
+
+// suggestedRule is the first rule of the first addRules suggestion of a prompt's
+// permission_suggestions, as "Tool(content)", or "" when there is none.
+func suggestedRule(raw []byte) string {
+	var list []struct {
+		Type  string `json:"type"`
+		Rules []struct {
+			ToolName    string `json:"toolName"`
+			RuleContent string `json:"ruleContent"`
+		} `json:"rules"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &list) != nil {
 		return ""
 	}
-	prefix := literalPrefix(words)
-	if len(prefix) == 0 || !readOnly(prefix, words) {
-		return ""
+	for _, s := range list {
+		if s.Type != "addRules" || len(s.Rules) == 0 || !plainName.MatchString(s.Rules[0].ToolName) && !mcpName.MatchString(s.Rules[0].ToolName) {
+			continue
+		}
+		r := s.Rules[0]
+		if r.RuleContent == "" {
+			return r.ToolName
+		}
+		return r.ToolName + "(" + r.RuleContent + ")"
 	}
-	return "Bash(" + strings.Join(prefix, " ") + ":*)"
+	return ""
+}
+
+// allowFor is a permission pattern's allowlist entry in the runtime's own syntax and where it
+// goes; with no entry, the second result says why.
+func allowFor(runtime, rule string, prefix []string, file bool) (string, string) {
+	switch runtime {
+	case gates.RuntimeCodex:
+		if file || len(prefix) == 0 {
+			return "", "none: Codex has no allowlist for files (its sandbox mode decides writes)"
+		}
+		return fmt.Sprintf("prefix_rule(pattern = %s, decision = \"allow\")", quotedList(prefix)),
+			"a Codex execpolicy rules file (~/.codex/rules/*.rules)"
+	case gates.RuntimeGemini:
+		if file || len(prefix) == 0 {
+			return "", "none: Gemini CLI's tools.allowed names whole tools, not files"
+		}
+		return "run_shell_command(" + strings.Join(prefix, " ") + ")", "tools.allowed in .gemini/settings.json"
+	case gates.RuntimeCopilot:
+		if file || len(prefix) == 0 {
+			return "", "none: Copilot CLI has no allowlist for files"
+		}
+		return "shell(" + strings.Join(prefix, " ") + ")", "--allow-tool on each run (Copilot CLI keeps no allowlist file)"
+	}
+	if strings.Contains(rule, "<") {
+		return "", "none: the rule would name a path outside the repository"
+	}
+	return rule, "permissions.allow in .claude/settings.json"
+}
+
+// quotedList is a Starlark list of strings.
+func quotedList(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		b, _ := json.Marshal(w)
+		q[i] = string(b)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// agcRepair is the AGC response of a repair, its members in the documented order.
+type agcRepair struct {
+	AGC  string `json:"agc"`
+	Gate struct {
+		ID   string `json:"id"`
+		Kind string `json:"kind"`
+	} `json:"gate"`
+	Verdict  string `json:"verdict"`
+	Findings []struct {
+		Rule    string     `json:"rule"`
+		Target  string     `json:"target"`
+		Message string     `json:"message"`
+		Repair  Correction `json:"repair"`
+	} `json:"findings"`
+}
+
+// hookOutput is a Claude Code, Codex or Gemini CLI hookSpecificOutput of a repair.
+type hookOutput struct {
+	HookEventName      string            `json:"hookEventName"`
+	PermissionDecision string            `json:"permissionDecision,omitempty"`
+	UpdatedInput       map[string]string `json:"updatedInput,omitempty"`
+	ToolInput          map[string]string `json:"tool_input,omitempty"`
+	AdditionalContext  string            `json:"additionalContext"`
+}
+
+// repairAnswer is the hook answer that makes a gate run the agent's correction (before → after)
+// on runtime, with its AGC response (verdict repaired), for the example call ex.
+func repairAnswer(runtime, rule, tool, before, after string, ex Correction) string {
+	var r agcRepair
+	r.AGC, r.Verdict = "0.1", "repaired"
+	var ok bool
+	r.Gate.ID, r.Findings = "guard", make([]struct {
+		Rule    string     `json:"rule"`
+		Target  string     `json:"target"`
+		Message string     `json:"message"`
+		Repair  Correction `json:"repair"`
+	}, 1)
+	r.Gate.Kind = "runtime"
+	f := &r.Findings[0]
+	if r.Gate.ID, f.Rule, ok = strings.Cut(rule, "/"); !ok {
+		r.Gate.ID, f.Rule = "guard", rule
+	}
+	f.Target = tool + ".command"
+	f.Message = fmt.Sprintf("Ran with %s instead of %s.", orNothing(after), orNothing(before))
+	f.Repair = ex
+	ctx := marshal(r)
+	input := map[string]string{"command": ex.After}
+	var answer any
+	switch runtime {
+	case gates.RuntimeCodex:
+		answer = map[string]any{"hookSpecificOutput": hookOutput{HookEventName: "PreToolUse", PermissionDecision: "allow",
+			UpdatedInput: input, AdditionalContext: ctx}}
+	case gates.RuntimeGemini:
+		answer = map[string]any{"decision": "allow", "hookSpecificOutput": hookOutput{HookEventName: "BeforeTool",
+			ToolInput: input, AdditionalContext: ctx}}
+	case gates.RuntimeCopilot:
+		answer = struct {
+			PermissionDecision string            `json:"permissionDecision"`
+			ModifiedArgs       map[string]string `json:"modifiedArgs"`
+			AdditionalContext  string            `json:"additionalContext"`
+		}{"allow", input, ctx}
+	default:
+		answer = map[string]any{"hookSpecificOutput": hookOutput{HookEventName: "PreToolUse", UpdatedInput: input, AdditionalContext: ctx}}
+	}
+	return marshal(answer)
+}
+
+// marshal is v as one line of JSON, with no HTML escapes.
+func marshal(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSpace(b.String())
 }
 
 // literalPrefix is the program and subcommand words of a shape: its words up to the first flag
@@ -98,9 +261,9 @@ func readOnly(prefix, words []string) bool {
 // that starts it.
 var pathWord = lazyre.New(`(^|[\s\v\x{85}\pZ'"=:(,\x60{}\[\]<>|;&])([^\s\v\x{85}\pZ'"(),;|&<>\x60{}=:]+)`)
 
-// Scrub rewrites the paths in a command's text so that none leaves the repository unmasked: an
-// absolute path inside it becomes "<repo>/rel", a relative one that climbs out ("../…") or any
-// other absolute or home path "<outside>".
+// Scrub rewrites the paths in a command's text so that each is shown one way and none leaves the
+// repository unmasked: an absolute path inside it becomes relative to the repository, a relative
+// one that climbs out ("../…") or any other absolute or home path "<outside>".
 func Scrub(text, cwd string, paths Paths) string {
 	var b strings.Builder
 	last := 0
@@ -128,7 +291,7 @@ func scrubWord(lead, p, cwd string, paths Paths) string {
 	case ok && !abs:
 		return p // relative, and it stays inside
 	case ok && !strings.HasPrefix(p, "~"):
-		return "<repo>/" + rel
+		return rel
 	}
 	return phOutside
 }

@@ -2,6 +2,8 @@ package friction
 
 import (
 	"cmp"
+	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -22,23 +24,38 @@ const (
 	DefaultWindow   = 20
 )
 
-// shaped is a call with its pattern and the words its intent is compared by.
+// shaped is a call with what the report compares it by.
 type shaped struct {
 	*Call
-	pattern string
-	words   []string
+	shape  string   // the call's shape: "python <path> --fast", "Write *.md"
+	words  []string // the words of what it ran
+	head   []string // program and subcommand ("git", "status"), or tool and file shape
+	target string   // a file tool's file, relative to the repository ("" for others)
+	file   bool     // a file tool's call
 }
 
 // group gathers the calls of one pattern while the report is built.
 type group struct {
 	p           Pattern
-	corrections map[[2]string]bool
 	order       int
+	sessions    map[string]bool
+	tools       map[string]bool
+	heads       [][]string
+	longer      bool // a call ran more than its head
+	corrections map[[2]string]int
+	safe        bool     // every call only reads, or stays in the repository
+	prefix      []string // a permission pattern's program and subcommand (shell calls)
+	own         string   // its rule in Claude Code's syntax, made from the calls (not a suggestion)
+	file        bool     // a permission pattern of file calls
+	// runtimes counts its calls by runtime; runtimeOrder lists them as first seen.
+	runtimes     map[string]int
+	runtimeOrder []string
 }
 
 // Analyze turns the calls of a Timeline into the report: every call that met a rung joins the
-// pattern of its shape; each refusal's retries are followed to the call of the same intent that
-// went through; each pattern gets its suggested move.
+// pattern of what matched it (the gate's rule, the permission rule that would allow it, the hook
+// that failed open); each refusal is followed to the agent's next call of the same intent, whose
+// change is the agent's correction; each pattern gets its fix.
 func Analyze(calls []*Call, unmatched int, opts Options) Report {
 	if opts.Examples <= 0 {
 		opts.Examples = DefaultExamples
@@ -47,9 +64,10 @@ func Analyze(calls []*Call, unmatched int, opts Options) Report {
 		opts.Window = DefaultWindow
 	}
 	sh := make([]shaped, len(calls))
+	sessions := map[string]bool{}
 	for i, c := range calls {
-		p, w := Shape(c.Tool, c.Input, c.Cwd, opts.Paths)
-		sh[i] = shaped{c, p, w}
+		sh[i] = shapeCall(c, opts.Paths)
+		sessions[c.Session] = true
 	}
 	groups := map[string]*group{}
 	for i := range sh {
@@ -57,49 +75,121 @@ func Analyze(calls []*Call, unmatched int, opts Options) Report {
 		if c.Rungs == 0 {
 			continue
 		}
-		g := groups[c.Tool+"\x00"+c.pattern]
+		kind, key := matchOf(c, opts)
+		g := groups[kind+"\x00"+key]
 		if g == nil {
-			g = &group{p: Pattern{Pattern: c.pattern, Tool: ToolName(c.Tool), Examples: []Example{}}, corrections: map[[2]string]bool{}, order: len(groups)}
-			groups[c.Tool+"\x00"+c.pattern] = g
+			g = &group{p: Pattern{Kind: kind, Pattern: key, Examples: []Example{}}, order: len(groups),
+				sessions: map[string]bool{}, tools: map[string]bool{}, corrections: map[[2]string]int{}, safe: true,
+				runtimes: map[string]int{}}
+			groups[kind+"\x00"+key] = g
 		}
 		g.add(c, opts)
 		if c.Refused {
 			g.retry(sh, i, opts)
 		}
 	}
-	rep := Report{Patterns: []Pattern{}, Once: []Pattern{}, Calls: len(calls), Unmatched: unmatched}
-	for _, g := range sortedGroups(groups) {
-		p := g.finish(opts)
-		if p.Count > 1 {
-			rep.Patterns = append(rep.Patterns, p)
-		} else {
-			rep.Once = append(rep.Once, p)
-		}
+	rep := Report{Patterns: []Pattern{}, Calls: len(calls), Sessions: len(sessions), Unmatched: unmatched}
+	for _, g := range groups {
+		rep.Patterns = append(rep.Patterns, g.finish(opts))
 	}
+	order := map[string]int{}
+	for _, g := range groups {
+		order[g.p.Kind+"\x00"+g.p.Pattern] = g.order
+	}
+	slices.SortFunc(rep.Patterns, func(a, b Pattern) int {
+		if c := cmp.Compare(ladderWorking(a), ladderWorking(b)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Retries, a.Retries); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.Count, a.Count); c != 0 {
+			return c
+		}
+		return cmp.Compare(order[a.Kind+"\x00"+a.Pattern], order[b.Kind+"\x00"+b.Pattern])
+	})
 	return rep
 }
 
-// sortedGroups orders patterns heaviest first: by retries, then count, then first seen.
-func sortedGroups(groups map[string]*group) []*group {
-	out := make([]*group, 0, len(groups))
-	for _, g := range groups {
-		out = append(out, g)
+// ladderWorking is 1 for a pattern whose calls the ladder already handled (repaired or steered,
+// never refused), which ranks last; else 0.
+func ladderWorking(p Pattern) int {
+	if p.Suggest == SuggestNone && p.Rungs.Block == 0 {
+		return 1
 	}
-	slices.SortFunc(out, func(a, b *group) int {
-		if c := cmp.Compare(b.p.Retries, a.p.Retries); c != 0 {
-			return c
+	return 0
+}
+
+// shapeCall reads what a call ran.
+func shapeCall(c *Call, paths Paths) shaped {
+	s := shaped{Call: c}
+	s.shape, s.words = Shape(c.Tool, c.Input, c.Cwd, paths)
+	in := decodeInput(c.Input)
+	if cmd := in["command"]; cmd != "" {
+		s.head = commandHead(s.words, c.Cwd, paths)
+		return s
+	}
+	if field, ok := fileTools[c.Tool]; ok {
+		s.file = true
+		s.head = []string{ToolName(c.Tool), fileShape(in[field], c.Cwd, paths)}
+		if rel, ok := paths.Path(in[field], c.Cwd); ok && in[field] != "" {
+			s.target = rel
+		} else if in[field] != "" {
+			s.target = phOutside + ":" + in[field]
 		}
-		if c := cmp.Compare(b.p.Count, a.p.Count); c != 0 {
-			return c
+		return s
+	}
+	s.head = []string{ToolName(c.Tool)}
+	return s
+}
+
+// commandHead is the program (as its shape shows it) and the subcommand words of a command.
+func commandHead(words []string, cwd string, paths Paths) []string {
+	if len(words) == 0 {
+		return []string{phExpr}
+	}
+	out := []string{programShape(words[0], cwd, paths)}
+	if subcommandTools[path.Base(words[0])] {
+		for _, w := range words[1:] {
+			if len(out) >= 3 || !subcommandWord.MatchString(w) {
+				break
+			}
+			out = append(out, w)
 		}
-		return cmp.Compare(a.order, b.order)
-	})
+	}
 	return out
+}
+
+// matchOf is what matched a call: a hook that failed open on it, else the gate rule that decided
+// it, else the permission rule that would allow it.
+func matchOf(c *shaped, opts Options) (kind, key string) {
+	switch {
+	case c.Has(FailedOpen):
+		hook := c.Hook
+		if hook == "" {
+			hook = "<hook>"
+		}
+		return KindHook, opts.Redactor.String(Scrub(opts.Redactor.String(hook), c.Cwd, opts.Paths))
+	case c.Rule != "":
+		return KindGate, opts.Redactor.String(c.Rule)
+	}
+	rule, _, _, _ := permissionRule(c, opts)
+	return KindPermission, rule
 }
 
 // add counts one call of the pattern.
 func (g *group) add(c *shaped, opts Options) {
 	g.p.Count++
+	g.sessions[c.Session] = true
+	g.tools[ToolName(c.Tool)] = true
+	rt := c.Runtime
+	if rt == "" {
+		rt = defaultRuntime
+	}
+	if g.runtimes[rt] == 0 {
+		g.runtimeOrder = append(g.runtimeOrder, rt)
+	}
+	g.runtimes[rt]++
 	r := &g.p.Rungs
 	for _, x := range []struct {
 		rung Rung
@@ -109,69 +199,205 @@ func (g *group) add(c *shaped, opts Options) {
 			*x.n++
 		}
 	}
+	g.heads = append(g.heads, c.head)
+	if len(strings.Fields(c.shape)) > len(c.head) {
+		g.longer = true
+	}
+	if g.p.Kind == KindPermission {
+		_, own, prefix, safe := permissionRule(c, opts)
+		g.safe = g.safe && safe
+		if g.prefix == nil {
+			g.prefix, g.own = prefix, own
+		}
+		g.file = c.file
+	}
 	if len(g.p.Examples) < opts.Examples {
 		g.p.Examples = append(g.p.Examples, Example{
 			Source:  opts.Redactor.String(c.Source.File),
 			Line:    c.Source.Line,
-			Command: opts.Redactor.String(Scrub(callText(c), c.Cwd, opts.Paths)),
+			Command: safeText(c, opts),
 		})
 	}
 }
 
-// retry follows a refused call to the next call of the same intent in its session: the calls
-// up to it are the retries the refusal cost, and when that call went through, the words it
-// changed are the agent's correction.
+// retry follows a refused call to the agent's next call of the same intent in its session: the
+// calls up to it are the retries the refusal cost, and when that call went through, the words
+// it changed are the agent's correction.
 func (g *group) retry(sh []shaped, i int, opts Options) {
-	c := sh[i]
+	c := &sh[i]
 	for j, k := i+1, 1; j < len(sh) && k <= opts.Window; j, k = j+1, k+1 {
-		n := sh[j]
+		n := &sh[j]
 		if n.Session != c.Session {
 			return
 		}
-		if n.Tool != c.Tool || !sameIntent(c.words, n.words) {
+		if !sameIntent(c, n) {
 			continue
 		}
 		g.p.Retries += k
 		g.p.Turns += max(n.Turn-c.Turn, 0)
-		if !n.Refused && c.Has(Block) {
-			// The correction is taken from the redacted, scrubbed commands: a secret is
-			// recognised in its whole command, not in the few words that changed.
-			before, after := correction(safeWords(&c, opts), safeWords(&n, opts))
-			g.corrections[[2]string{before, after}] = true
+		if !n.Refused {
+			// The correction is taken from the redacted commands with their paths made
+			// repository-relative: a secret is recognised in its whole command, not in the
+			// few words that changed.
+			before, after := correction(safeWords(c, opts), safeWords(n, opts))
+			g.corrections[[2]string{before, after}]++
+			if g.p.Example == nil {
+				g.p.Example = &Correction{Before: safeText(c, opts), After: safeText(n, opts)}
+			}
 		}
 		return
 	}
 }
 
-// finish picks the pattern's move.
+// finish picks the pattern's fix and fills in its summary.
 func (g *group) finish(opts Options) Pattern {
 	p := g.p
+	slices.SortStableFunc(g.runtimeOrder, func(a, b string) int { return cmp.Compare(g.runtimes[b], g.runtimes[a]) })
+	p.Runtime = g.runtimeOrder[0]
+	p.Sessions = len(g.sessions)
+	p.Tool = "*"
+	if len(g.tools) == 1 {
+		for t := range g.tools {
+			p.Tool = t
+		}
+	}
+	p.Commands = summarise(g.heads, g.longer)
 	r := p.Rungs
+	var fixes [][2]string
+	for c := range g.corrections {
+		fixes = append(fixes, c)
+	}
+	slices.SortFunc(fixes, func(a, b [2]string) int { return cmp.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
 	switch {
 	case r.FailedOpen > 0:
 		p.Suggest = SuggestFixHook
-	case r.Block > 0 && len(g.corrections) == 1:
+		p.Why = fmt.Sprintf("the hook failed open on %s: they ran unguarded", plural(r.FailedOpen, "call"))
+	case r.Block >= 2 && len(fixes) == 1:
 		p.Suggest = SuggestRewrite
-		for c := range g.corrections {
-			p.Before, p.After = c[0], c[1]
+		p.Before, p.After = fixes[0][0], fixes[0][1]
+		p.Why = fmt.Sprintf("blocked %s and corrected the same way each time (%s → %s): the gate can run the correction itself",
+			plural(r.Block, "time"), orNothing(p.Before), orNothing(p.After))
+		if p.Example != nil {
+			for _, rt := range g.runtimeOrder {
+				p.Repairs = append(p.Repairs, Repair{Runtime: rt, Answer: repairAnswer(rt, p.Pattern, p.Tool, p.Before, p.After, *p.Example)})
+			}
 		}
-	case r.Block > 0 && len(g.corrections) > 1:
+	case r.Block >= 2 && len(fixes) > 1:
 		p.Suggest = SuggestSteer
+		var list []string
+		for _, f := range fixes {
+			list = append(list, orNothing(f[0])+" → "+orNothing(f[1]))
+		}
+		p.Why = fmt.Sprintf("blocked %s and corrected in %d ways (%s): say what to do instead (additionalContext) rather than refuse",
+			plural(r.Block, "time"), len(fixes), strings.Join(list, "; "))
+	case r.Block > 0 && len(fixes) > 0:
+		p.Suggest = SuggestHabit
+		p.Before, p.After = fixes[0][0], fixes[0][1]
+		p.Why = fmt.Sprintf("blocked once and corrected (%s → %s): change the habit; if it recurs, make it a rewrite",
+			orNothing(p.Before), orNothing(p.After))
+	case r.Block > 0:
+		p.Suggest = SuggestNone
+		p.Why = "blocked, and the agent made no call of the same intent that went through: the block stands"
 	case r.Denied > 0 || r.Prompted > 0:
-		p.Suggest = SuggestGuardRule
-		if allow := allowEntry(p.Tool, p.Pattern); allow != "" {
-			p.Suggest, p.Allow = SuggestAllowlist, opts.Redactor.String(allow)
+		p.Allow, p.AllowIn = allowFor(p.Runtime, g.own, g.prefix, g.file)
+		switch {
+		case g.safe && p.Allow != "":
+			p.Suggest = SuggestAllowlist
+			p.Why = g.safeWhy() + ": let it through without asking"
+		case g.safe:
+			p.Suggest = SuggestGuardRule
+			p.Why = g.safeWhy() + ", but " + p.AllowIn + ": let a guard allow it"
+		default:
+			p.Suggest = SuggestGuardRule
+			p.Allow, p.AllowIn = "", ""
+			p.Why = "neither read-only nor confined to the repository: a guard should decide it, not a person"
 		}
 	default:
 		p.Suggest = SuggestNone
+		p.Why = "the ladder working: the gate repaired or steered the calls and nothing was refused"
 	}
-	p.Pattern = opts.Redactor.String(p.Pattern)
+	if p.Suggest != SuggestRewrite && p.Suggest != SuggestHabit {
+		p.Example = nil
+	}
 	return p
 }
 
-// safeWords are the words of what a call ran, redacted and with its paths scrubbed.
+// safeWhy says why a permission pattern's calls are safe to let through.
+func (g *group) safeWhy() string {
+	if g.file && !g.tools["Read"] && !g.tools["Glob"] && !g.tools["Grep"] && !g.tools["LS"] {
+		return "confined to the repository (every call wrote a file inside it)"
+	}
+	if g.file {
+		return "read-only or confined to the repository (every call stayed inside it)"
+	}
+	return "read-only (every call only read)"
+}
+
+// summarise is what the calls of a pattern ran: the head common to them, with "…" when they ran
+// more; heads with nothing in common are listed (three at most).
+func summarise(heads [][]string, longer bool) string {
+	if len(heads) == 0 {
+		return ""
+	}
+	common := heads[0]
+	same := true
+	for _, h := range heads[1:] {
+		n := 0
+		for n < len(common) && n < len(h) && common[n] == h[n] {
+			n++
+		}
+		same = same && n == len(common) && n == len(h)
+		common = common[:n]
+	}
+	if len(common) > 0 {
+		out := strings.Join(common, " ")
+		if longer || !same {
+			out += " " + more
+		}
+		return out
+	}
+	var list []string
+	for _, h := range heads {
+		t := strings.Join(h, " ")
+		if !slices.Contains(list, t) {
+			list = append(list, t)
+		}
+	}
+	if len(list) > 3 {
+		list = append(list[:3], more)
+	}
+	return strings.Join(list, ", ")
+}
+
+// plural is "1 call", "3 calls".
+func plural(n int, word string) string {
+	switch {
+	case n == 1:
+		return "1 " + word
+	case strings.HasSuffix(word, "y"):
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(word, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// orNothing shows an empty side of a correction as "(nothing)".
+func orNothing(s string) string {
+	if s == "" {
+		return "(nothing)"
+	}
+	return s
+}
+
+// safeText is what a call ran, redacted and with its paths relative to the repository. It is
+// redacted before the paths are rewritten too, so that a secret is recognised in its whole
+// command (a "?token=" after a path the rewrite would hide).
+func safeText(c *shaped, opts Options) string {
+	return opts.Redactor.String(Scrub(opts.Redactor.String(callText(c)), c.Cwd, opts.Paths))
+}
+
+// safeWords are the words of safeText.
 func safeWords(c *shaped, opts Options) []string {
-	w, _ := commandWords(opts.Redactor.String(Scrub(callText(c), c.Cwd, opts.Paths)))
+	w, _ := commandWords(safeText(c, opts))
 	return w
 }
 
@@ -187,41 +413,45 @@ func callText(c *shaped) string {
 	return c.Tool
 }
 
-// sameIntent reports whether two calls' words ask for the same thing: the same words, the same
-// arguments to another program (python → python3), the same command behind a wrapper (npx tsc),
-// or the same program with most arguments kept.
-func sameIntent(a, b []string) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return false
+// sameIntent reports whether call n asks for what the refused call c asked: the same file for
+// file tools; for shell commands the same program family and subcommand (python → python3), the
+// same arguments to another program, or the same command behind a wrapper (npx tsc); for other
+// tools the same input.
+func sameIntent(c, n *shaped) bool {
+	switch {
+	case c.file || n.file:
+		return c.file && n.file && c.target != "" && c.target == n.target
+	case len(c.words) > 0 && len(n.words) > 0 && (c.Tool == n.Tool || isShell(c) && isShell(n)):
+		a, b := c.words, n.words
+		if family(c.head) == family(n.head) || len(a) > 1 && slices.Equal(a[1:], b[1:]) {
+			return true
+		}
+		return wrapped(a, b) || wrapped(b, a)
 	}
-	if slices.Equal(a, b) || len(a) > 1 && slices.Equal(a[1:], b[1:]) || wrapped(a, b) || wrapped(b, a) {
-		return true
+	return c.Tool == n.Tool && canonical(c.Input) == canonical(n.Input)
+}
+
+// isShell reports whether a call ran a shell command.
+func isShell(c *shaped) bool { return decodeInput(c.Input)["command"] != "" }
+
+// family is a command's program with its version stripped and its first subcommand: "python3 …"
+// and "python …" are one family, and so are "pip3 install" and "pip install".
+func family(head []string) string {
+	if len(head) == 0 {
+		return ""
 	}
-	return a[0] == b[0] && len(a) > 1 && len(b) > 1 && jaccard(a[1:], b[1:]) >= 0.5
+	head = head[:min(len(head), 2)]
+	prog := strings.TrimRight(path.Base(head[0]), "0123456789.")
+	if prog == "" {
+		prog = path.Base(head[0])
+	}
+	return strings.Join(append([]string{prog}, head[1:]...), " ")
 }
 
 // wrapped reports whether b is a (of two words or more) behind one or two wrapper words.
 func wrapped(a, b []string) bool {
 	n := len(b) - len(a)
 	return len(a) >= 2 && n >= 1 && n <= 2 && slices.Equal(b[n:], a)
-}
-
-// jaccard is the share of distinct words two lists have in common.
-func jaccard(a, b []string) float64 {
-	set := map[string]int{}
-	for _, w := range a {
-		set[w] |= 1
-	}
-	for _, w := range b {
-		set[w] |= 2
-	}
-	both := 0
-	for _, v := range set {
-		if v == 3 {
-			both++
-		}
-	}
-	return float64(both) / float64(len(set))
 }
 
 // correction is the span of words the second call changed: what is left of each after their

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/internal/visible"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
@@ -20,76 +21,139 @@ func WriteJSON(w io.Writer, rep Report) error {
 	return nil
 }
 
-// moves explains each suggested move in one line of the Markdown.
-var moves = map[string]string{
-	SuggestRewrite:   "rewrite: the hook can run the agent's correction (exit 0, updatedInput)",
-	SuggestSteer:     "steer: the corrections varied; say what to do instead (additionalContext)",
-	SuggestAllowlist: "allowlist: read-only; add the entry to permissions.allow in .claude/settings.json",
-	SuggestGuardRule: "guard rule: not read-only; let a guard decide it instead of a person",
-	SuggestFixHook:   "fix the hook: it failed open and the call ran unguarded",
-	SuggestNone:      "none: the ladder working",
+// style renders the parts of a report: Markdown escapes agent text and fences code, plain text
+// only makes hidden characters visible.
+type style struct {
+	md bool
+}
+
+// text is agent-written text, safe for the style.
+func (s style) text(t string) string {
+	if s.md {
+		return summary.Cell(t)
+	}
+	return visible.String(strings.ReplaceAll(t, "\n", " "))
 }
 
 // Markdown renders the report as a "Friction" section of at most limit bytes (0: no limit):
-// rows that would not fit are left out, with a line saying how many.
-func Markdown(rep Report, limit int) string {
+// patterns that would not fit are left out, with a line saying how many.
+func Markdown(rep Report, limit int) string { return render(rep, limit, style{md: true}) }
+
+// Text renders the report as plain text for a terminal: the same content as Markdown, with no
+// Markdown escapes or entities.
+func Text(rep Report) string { return render(rep, 0, style{}) }
+
+// render writes the report in a style.
+func render(rep Report, limit int, s style) string {
 	var b strings.Builder
-	b.WriteString("## Friction\n\n")
-	if len(rep.Patterns)+len(rep.Once) == 0 {
+	if s.md {
+		b.WriteString("## Friction\n\n")
+	} else {
+		b.WriteString("Friction\n\n")
+	}
+	if len(rep.Patterns) == 0 {
 		fmt.Fprintf(&b, "No call of the %d read met a guard or a permission prompt.\n", rep.Calls)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "What the guards and permission prompts cost the agent over %d calls, by pattern, heaviest first (retries, then calls).\n\n", rep.Calls)
-	budget := func(extra int) bool { return limit <= 0 || b.Len()+extra+256 <= limit }
+	fmt.Fprintf(&b, "What the guards and permission prompts cost the agent over %s in %s, by what matched them, heaviest first (retries across sessions, then calls; the ladder working last).\n\n",
+		plural(rep.Calls, "call"), plural(rep.Sessions, "session"))
+	// Each pattern takes a table row (Markdown) and a block; those that do not fit are left out.
+	var rows, parts strings.Builder
 	left := 0
-	if len(rep.Patterns) > 0 {
-		b.WriteString("| Pattern | Tool | Calls | Rungs | Retries | Turns | Suggested move | Evidence |\n|---|---|--:|---|--:|--:|---|---|\n")
-		for _, p := range rep.Patterns {
-			row := patternRow(p)
-			if !budget(len(row)) {
-				left++
-				continue
-			}
-			b.WriteString(row)
+	for i, p := range rep.Patterns {
+		row := ""
+		if s.md {
+			row = fmt.Sprintf("| %d | %s %s | %s | %d | %d | %s | %d | %s |\n", i+1, p.Kind, s.text(p.Pattern), s.text(p.Commands),
+				p.Count, p.Sessions, rungText(p.Rungs), p.Retries, p.Suggest)
 		}
-	}
-	if len(rep.Once) > 0 {
-		b.WriteString("\n**Seen once**\n\n")
-		for _, p := range rep.Once {
-			item := fmt.Sprintf("- %s (%s): %s; %s\n", summary.Cell(p.Pattern), summary.Cell(p.Tool), rungText(p.Rungs), moveName(p.Suggest))
-			if !budget(len(item)) {
-				left++
-				continue
-			}
-			b.WriteString(item)
+		part := s.pattern(i+1, p)
+		if limit > 0 && b.Len()+rows.Len()+parts.Len()+len(row)+len(part)+512 > limit {
+			left++
+			continue
 		}
+		rows.WriteString(row)
+		parts.WriteString(part)
 	}
+	if rows.Len() > 0 {
+		b.WriteString("| # | Matched | Calls ran | Calls | Sessions | Rungs | Retries | Fix |\n|--:|---|---|--:|--:|---|--:|---|\n")
+		b.WriteString(rows.String())
+		b.WriteString("\n")
+	}
+	b.WriteString(parts.String())
 	if left > 0 {
-		fmt.Fprintf(&b, "\n%d more patterns are left out to keep the summary inside its size; run `agc-sarif friction` for all.\n", left)
+		fmt.Fprintf(&b, "%d more patterns are left out to keep the summary inside its size; run `agc-sarif friction` for all.\n", left)
 	}
 	return b.String()
 }
 
-// patternRow is one table row.
-func patternRow(p Pattern) string {
-	return fmt.Sprintf("| %s | %s | %d | %s | %d | %d | %s | %s |\n", summary.Cell(p.Pattern), summary.Cell(p.Tool),
-		p.Count, rungText(p.Rungs), p.Retries, p.Turns, summary.Cell(moves[p.Suggest]), evidence(p))
-}
-
-// evidence is what backs the move: before → after, the allow entry, and an example.
-func evidence(p Pattern) string {
-	var parts []string
-	if p.Before != "" || p.After != "" {
-		parts = append(parts, summary.Cell(p.Before)+" → "+summary.Cell(p.After))
+// pattern is one pattern's block: what matched, what it cost, the fix and its evidence.
+func (s style) pattern(n int, p Pattern) string {
+	var b strings.Builder
+	item := func(format string, args ...any) {
+		if s.md {
+			b.WriteString("- ")
+		} else {
+			b.WriteString("   ")
+		}
+		fmt.Fprintf(&b, format+"\n", args...)
 	}
-	if p.Allow != "" {
-		parts = append(parts, "allow "+summary.Cell(p.Allow))
+	if s.md {
+		fmt.Fprintf(&b, "### %d. %s: %s %s\n\n", n, p.Suggest, p.Kind, s.text(p.Pattern))
+	} else {
+		fmt.Fprintf(&b, "%d. %s: %s %s\n", n, p.Suggest, p.Kind, s.text(p.Pattern))
+	}
+	item("calls: %s (%s), %s in %s: %s; %s over %s", s.text(p.Commands), s.text(p.Tool), plural(p.Count, "call"),
+		plural(p.Sessions, "session"), rungText(p.Rungs), plural(p.Retries, "retry"), plural(p.Turns, "turn"))
+	item("why: %s", s.text(p.Why))
+	if p.Example != nil {
+		item("correction: %s → %s, e.g. %s → %s", s.text(orNothing(p.Before)), s.text(orNothing(p.After)),
+			s.text(p.Example.Before), s.text(p.Example.After))
+	}
+	for _, r := range p.Repairs {
+		item("repair the gate should send (%s):", s.text(r.Runtime))
+		b.WriteString(s.code(r.Answer, "json"))
+	}
+	switch {
+	case p.Allow != "":
+		item("allow: add %s to %s", s.quote(p.Allow), p.AllowIn)
+	case p.AllowIn != "":
+		item("allowlist: %s", p.AllowIn)
 	}
 	if len(p.Examples) > 0 {
 		e := p.Examples[0]
-		parts = append(parts, fmt.Sprintf("e.g. %s (%s:%d)", summary.Cell(e.Command), summary.Cell(e.Source), e.Line))
+		item("first seen: %s (%s:%d)", s.text(e.Command), s.text(e.Source), e.Line)
 	}
-	return strings.Join(parts, "; ")
+	b.WriteString("\n")
+	return b.String()
+}
+
+// quote shows an entry to paste: as a Markdown code span, or in quotes as plain text.
+func (s style) quote(t string) string {
+	if !s.md {
+		return `"` + visible.String(t) + `"`
+	}
+	t = visible.String(t)
+	if !strings.Contains(t, "`") {
+		return "`" + t + "`"
+	}
+	fence := "`"
+	for strings.Contains(t, fence) {
+		fence += "`"
+	}
+	return fence + " " + t + " " + fence
+}
+
+// code is a block to paste: a fenced Markdown code block, or indented plain text.
+func (s style) code(t, lang string) string {
+	t = visible.String(t)
+	if !s.md {
+		return "     " + t + "\n"
+	}
+	fence := "```"
+	for strings.Contains(t, fence) {
+		fence += "`"
+	}
+	return "\n  " + fence + lang + "\n  " + t + "\n  " + fence + "\n\n"
 }
 
 // rungText lists the rungs that fired: "block 3, prompted 1".
@@ -104,10 +168,4 @@ func rungText(r Rungs) string {
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// moveName is a move's short name for the list of patterns seen once.
-func moveName(s string) string {
-	name, _, _ := strings.Cut(moves[s], ":")
-	return name
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -11,23 +12,31 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/redact"
-	"github.com/agc-sarif/agc-sarif/summary"
 )
 
-// The replay of testdata/friction: the real Claude Code 2.1.332 with a guard that blocks python
-// ("use python3"), steers pytest and repairs an absolute script path, a PermissionRequest hook,
-// both wrapped by agc-record, and calls refused by permissions (see testdata/friction/README.md).
-const replay = "../testdata/friction/"
+// The replays of testdata/friction (see the README.md of each folder), records written by the real
+// runtimes with their hooks wrapped by the real recorder agc-record:
+//   - testdata/friction: Claude Code with a guard that blocks python, steers pytest and repairs an
+//     absolute script path, a PermissionRequest hook, and calls refused by permissions;
+//   - habit: Claude Code where one rule blocks `python …` three times with different arguments,
+//     each retried as `python3 …`, and two Writes of Markdown files are prompted and denied;
+//     habit/allowed: the same run with the allowlist entry the report gives;
+//   - codex-habit: the same habit with the real Codex CLI.
+const (
+	replay = "../testdata/friction/"
+	habit  = replay + "habit/"
+	codex  = replay + "codex-habit/"
+)
 
-// report reads the named replay files together and returns the report as its JSON decodes.
-func report(t *testing.T, files ...string) map[string]any {
+// report reads the named files of dir together (root: the repository) and returns the report.
+func report(t *testing.T, dir, root string, files ...string) friction.Report {
 	t.Helper()
 	var paths []string
 	for _, f := range files {
-		paths = append(paths, replay+f)
+		paths = append(paths, dir+f)
 	}
 	tl := friction.NewTimeline()
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: paths, Root: replay + "files",
+	rd, err := collect.Read(context.Background(), collect.Config{Paths: paths, Root: root,
 		IncludeUnstructured: true, Dir: "."}, tl.Add)
 	if err != nil {
 		t.Fatal(err)
@@ -44,135 +53,230 @@ func report(t *testing.T, files ...string) map[string]any {
 	if err := friction.WriteJSON(&buf, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, leak := range []string{"ghp_0123456789", "/tmp/agc-replay", "/etc/hostname"} {
+	for _, leak := range []string{"ghp_0123456789", "/tmp/agc-replay", "/tmp/agc-codex-replay", "/etc/hostname", "<repo>"} {
 		if strings.Contains(buf.String(), leak) {
 			t.Errorf("%v: the report holds %q:\n%s", files, leak, buf.String())
 		}
 	}
-	var out map[string]any
-	if err := json.Unmarshal(buf.Bytes(), &out); err != nil {
-		t.Fatal(err)
+	return rep
+}
+
+// byPattern indexes a report's patterns by what matched them.
+func byPattern(rep friction.Report) map[string]friction.Pattern {
+	out := map[string]friction.Pattern{}
+	for _, p := range rep.Patterns {
+		out[p.Pattern] = p
 	}
 	return out
 }
 
-// patterns lists the report's recurring patterns and those seen once, by pattern text.
-func patterns(rep map[string]any) ([]map[string]any, map[string]map[string]any) {
-	var list []map[string]any
-	all := map[string]map[string]any{}
-	for _, key := range []string{"patterns", "once"} {
-		for _, p := range rep[key].([]any) {
-			m := p.(map[string]any)
-			if key == "patterns" {
-				list = append(list, m)
-			}
-			all[m["pattern"].(string)] = m
-		}
+// allowed is the permissions.allow entry the habit's second run was made with.
+func allowed(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(habit + "allowed.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return list, all
+	var s struct {
+		Permissions struct {
+			Allow []string `json:"allow"`
+		} `json:"permissions"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil || len(s.Permissions.Allow) != 1 {
+		t.Fatalf("allowed.json: %v %v", err, s)
+	}
+	return s.Permissions.Allow[0]
 }
 
-func rung(p map[string]any, name string) float64 { return p["rungs"].(map[string]any)[name].(float64) }
-
-// TestReplayPythonFirst: read together, the python block ranks first, corrected the same way
-// every time, so the move is a rewrite from python to python3.
-func TestReplayPythonFirst(t *testing.T) {
-	list, _ := patterns(report(t, "session.jsonl", "stream.jsonl", "hook-log.jsonl"))
-	if len(list) == 0 {
-		t.Fatal("no recurring pattern")
+// TestReplayHabitFirst: the habit that cost the agent three blocks and three retries is one
+// pattern, ranked first, a rewrite from python to python3 with the repair Claude Code takes; each
+// prompted Write counts once, under the allowlist entry the second run was made with.
+func TestReplayHabitFirst(t *testing.T) {
+	rep := report(t, habit, habit+"files", "session.jsonl", "stream.jsonl", "hook-log.jsonl")
+	if len(rep.Patterns) != 2 || rep.Calls != 8 || rep.Sessions != 1 {
+		t.Fatalf("report %+v; want 8 calls in 1 session, 2 patterns", rep)
 	}
-	p := list[0]
-	want := map[string]any{"pattern": "python <path>", "tool": "Bash", "count": 3.0, "retries": 3.0,
-		"turns": 3.0, "suggest": "rewrite", "before": "python", "after": "python3"}
-	for k, v := range want {
-		if p[k] != v {
-			t.Errorf("first pattern %s = %v, want %v", k, p[k], v)
+	p := rep.Patterns[0]
+	if p.Kind != friction.KindGate || p.Pattern != "shell-ladder/python3-only" || p.Commands != "python …" || p.Count != 3 ||
+		p.Rungs.Block != 3 || p.Rungs.Denied != 0 || p.Retries != 3 || p.Turns != 3 || p.Suggest != friction.SuggestRewrite ||
+		p.Before != "python" || p.After != "python3" {
+		t.Errorf("first pattern %+v; want the python habit: 3 blocks, 3 retries, rewrite python → python3", p)
+	}
+	if p.Example == nil || p.Example.Before != "python scripts/build.py" || p.Example.After != "python3 scripts/build.py" {
+		t.Errorf("example %+v; want the first real block and its retry", p.Example)
+	}
+	// The repair is the answer the gate should send: checked against each runtime's binding in
+	// TestRepairAnswerAccepted.
+	var answer struct {
+		HSO struct {
+			Event   string            `json:"hookEventName"`
+			Input   map[string]string `json:"updatedInput"`
+			Context string            `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if len(p.Repairs) != 1 || p.Repairs[0].Runtime != "claude-code" {
+		t.Fatalf("repairs %+v; want one, for Claude Code", p.Repairs)
+	}
+	if err := json.Unmarshal([]byte(p.Repairs[0].Answer), &answer); err != nil || answer.HSO.Event != "PreToolUse" ||
+		answer.HSO.Input["command"] != "python3 scripts/build.py" || !strings.Contains(answer.HSO.Context, `"verdict":"repaired"`) {
+		t.Errorf("repair %s (%v)", p.Repairs[0].Answer, err)
+	}
+	w := rep.Patterns[1]
+	if w.Kind != friction.KindPermission || w.Commands != "Write *.md" || w.Count != 2 || w.Rungs.Prompted != 2 || w.Rungs.Denied != 2 ||
+		w.Suggest != friction.SuggestAllowlist || w.Allow != allowed(t) || w.AllowIn != "permissions.allow in .claude/settings.json" {
+		t.Errorf("Write pattern %+v; want 2 calls prompted and denied once each, allow %q", w, allowed(t))
+	}
+	for _, e := range w.Examples {
+		if e.Command != "Write NOTES.md" && e.Command != "Write CHANGES.md" {
+			t.Errorf("Write example %q: want the path relative to the repository", e.Command)
 		}
-	}
-	if rung(p, "block") != 3 || rung(p, "denied") != 0 {
-		t.Errorf("python rungs = %v, want block 3 and no denial (the blocks listed in permission_denials are the hook's)", p["rungs"])
-	}
-	if ex := p["examples"].([]any); len(ex) != 3 || !strings.HasPrefix(ex[0].(map[string]any)["command"].(string), "python ") {
-		t.Errorf("python examples = %v", ex)
 	}
 }
 
-// TestReplayEveryEventOnce: each source alone and all three together count every event once;
-// a rung a source does not record (denials in the hook log, prompts in transcripts) is absent,
-// never doubled.
-func TestReplayEveryEventOnce(t *testing.T) {
-	type counts map[string]map[string]float64 // pattern → rung → calls
-	want := func(denied, prompted float64) counts {
-		return counts{
-			"python <path>":                     {"block": 3, "denied": 0, "prompted": 0},
-			"gh pr view <value> --json <value>": {"denied": denied, "prompted": prompted},
-			"pytest -q <value>":                 {"steer": 1},
-			"<repo>/scripts/check.sh":           {"repaired": 1},
-			"rm -rf <value>":                    {"denied": denied / 2, "prompted": prompted / 2},
-			"Read <outside>/*":                  {"denied": denied / 2, "prompted": prompted / 2},
+// TestReplayHabitAllowedRun: with the report's entry in the settings, the second real run had no
+// permission prompt or denial: both Writes went through, and only the python habit is left.
+func TestReplayHabitAllowedRun(t *testing.T) {
+	rep := report(t, habit+"allowed/", habit+"files", "session.jsonl", "stream.jsonl", "hook-log.jsonl")
+	if len(rep.Patterns) != 1 || rep.Patterns[0].Pattern != "shell-ladder/python3-only" || rep.Calls != 8 {
+		t.Errorf("allowed run: %+v; want only the python habit over the same 8 calls", rep)
+	}
+	for _, f := range []string{"hook-log.jsonl", "stream.jsonl"} {
+		b, err := os.ReadFile(habit + "allowed/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(`"PermissionRequest"`)) || bytes.Contains(b, []byte(`"tool_name":"Write","tool_use_id"`)) {
+			t.Errorf("allowed/%s still holds a Write prompt or denial", f)
+		}
+		if f == "stream.jsonl" && bytes.Count(b, []byte("File created successfully")) < 2 {
+			t.Errorf("allowed/%s: the Writes did not go through", f)
 		}
 	}
+}
+
+// TestReplaySourcesAgree: the transcript, stream-json and the recorder's log, alone and together,
+// give the same patterns and the same counts; a rung a source does not record (denials in the
+// hook log, prompts in transcripts) is absent, never doubled.
+func TestReplaySourcesAgree(t *testing.T) {
+	type want struct{ calls, prompted, denied int }
 	cases := []struct {
 		files []string
-		want  counts
+		want  want
 	}{
-		{[]string{"session.jsonl"}, want(2, 0)},
-		{[]string{"stream.jsonl"}, want(2, 0)},
-		{[]string{"hook-log.jsonl"}, want(0, 2)},
-		{[]string{"session.jsonl", "stream.jsonl", "hook-log.jsonl"}, want(2, 2)},
-		{[]string{"hook-log.jsonl", "stream.jsonl", "session.jsonl", "hook-log.jsonl"}, want(2, 2)},
+		{[]string{"session.jsonl"}, want{8, 0, 2}},
+		{[]string{"stream.jsonl"}, want{8, 0, 2}},
+		{[]string{"hook-log.jsonl"}, want{8, 2, 0}},
+		{[]string{"session.jsonl", "stream.jsonl"}, want{8, 0, 2}},
+		{[]string{"session.jsonl", "hook-log.jsonl"}, want{8, 2, 2}},
+		{[]string{"session.jsonl", "stream.jsonl", "hook-log.jsonl"}, want{8, 2, 2}},
+		{[]string{"hook-log.jsonl", "stream.jsonl", "session.jsonl", "hook-log.jsonl"}, want{8, 2, 2}},
 	}
 	for _, c := range cases {
-		_, all := patterns(report(t, c.files...))
-		for pat, rungs := range c.want {
-			p := all[pat]
-			if p == nil {
-				t.Errorf("%v: no pattern %q", c.files, pat)
-				continue
-			}
-			for name, n := range rungs {
-				if got := rung(p, name); got != n {
-					t.Errorf("%v: %s %s = %v, want %v", c.files, pat, name, got, n)
-				}
-			}
+		rep := report(t, habit, habit+"files", c.files...)
+		all := byPattern(rep)
+		py, w := all["shell-ladder/python3-only"], all["Edit(*.md)"]
+		got := want{rep.Calls, w.Rungs.Prompted, w.Rungs.Denied}
+		if got != c.want || len(rep.Patterns) != 2 || py.Count != 3 || py.Rungs.Block != 3 || py.Retries != 3 ||
+			py.Suggest != friction.SuggestRewrite || w.Count != 2 || w.Suggest != friction.SuggestAllowlist {
+			t.Errorf("%v: calls/prompted/denied %v, want %v; python %d calls %d blocks %d retries %s; Write %d calls %s",
+				c.files, got, c.want, py.Count, py.Rungs.Block, py.Retries, py.Suggest, w.Count, w.Suggest)
 		}
 	}
 }
 
-// TestReplayMoves: the permission-refused read-only pattern gets its allow entry, the others a
-// guard rule; the repair and the steer are the ladder working.
-func TestReplayMoves(t *testing.T) {
-	_, all := patterns(report(t, "session.jsonl", "hook-log.jsonl"))
+// TestReplayCodexHabit: the same habit with the real Codex CLI, read from the recorder's log with
+// the rollout: one pattern, a rewrite, and the repair Codex takes (sent with allow).
+func TestReplayCodexHabit(t *testing.T) {
+	for _, files := range [][]string{{"hook-log.jsonl"}, {"rollout.jsonl", "events.jsonl", "hook-log.jsonl"}} {
+		rep := report(t, codex, codex, files...)
+		if len(rep.Patterns) != 1 {
+			t.Fatalf("%v: patterns %+v", files, rep.Patterns)
+		}
+		p := rep.Patterns[0]
+		if p.Pattern != "shell-ladder/python3-only" || p.Runtime != "codex" || p.Count != 3 || p.Retries != 3 ||
+			p.Suggest != friction.SuggestRewrite || p.Before != "python" || p.After != "python3" ||
+			len(p.Repairs) != 1 || !strings.Contains(p.Repairs[0].Answer, `"permissionDecision":"allow","updatedInput":{"command":"python3 scripts/build.py"}`) {
+			t.Errorf("%v: %+v", files, p)
+		}
+	}
+}
+
+// TestReplayLadder: the first replay's every rung — the python block ranks first as a rewrite,
+// the permission-refused read-only pattern gets a read-only allow entry (narrower than the
+// runtime's suggestion), the others a guard rule, and the repair and the steer rank last as the
+// ladder working.
+func TestReplayLadder(t *testing.T) {
+	rep := report(t, replay, replay+"files", "session.jsonl", "stream.jsonl", "hook-log.jsonl")
+	if p := rep.Patterns[0]; p.Pattern != "interpreter/use-python3" || p.Count != 3 || p.Retries != 3 || p.Suggest != friction.SuggestRewrite {
+		t.Errorf("first pattern %+v", p)
+	}
+	all := byPattern(rep)
 	moves := map[string][2]string{
-		"gh pr view <value> --json <value>": {"allowlist", "Bash(gh pr view:*)"},
-		"rm -rf <value>":                    {"guard-rule", ""},
-		"curl -H <value> <url>":             {"guard-rule", ""},
-		"Read <outside>/*":                  {"guard-rule", ""},
-		"<repo>/scripts/check.sh":           {"none", ""},
-		"pytest -q <value>":                 {"none", ""},
+		"Bash(gh pr *)":                {"allowlist", "Bash(gh pr view:*)"},
+		"Bash(rm:*)":                   {"guard-rule", ""},
+		"Read(<outside>)":              {"guard-rule", ""},
+		"test-hygiene/use-make-test":   {"none", ""},
+		"script-paths/relative-script": {"none", ""},
 	}
 	for pat, m := range moves {
-		p := all[pat]
-		if p == nil {
-			t.Errorf("no pattern %q", pat)
+		p, ok := all[pat]
+		if !ok {
+			t.Errorf("no pattern %q in %v", pat, rep.Patterns)
 			continue
 		}
-		allow, _ := p["allow"].(string)
-		if p["suggest"] != m[0] || allow != m[1] {
-			t.Errorf("%s: suggest %v, allow %q; want %s, %q", pat, p["suggest"], allow, m[0], m[1])
+		if p.Suggest != m[0] || p.Allow != m[1] || p.Count != 1 && pat != "Bash(gh pr *)" {
+			t.Errorf("%s: %+v; want %s, allow %q", pat, p, m[0], m[1])
 		}
 	}
-	curl := all["curl -H <value> <url>"]["examples"].([]any)[0].(map[string]any)["command"].(string)
-	if !strings.Contains(curl, "[REDACTED") {
-		t.Errorf("curl example not redacted: %q", curl)
+	last := rep.Patterns[len(rep.Patterns)-2:]
+	if last[0].Suggest != friction.SuggestNone || last[1].Suggest != friction.SuggestNone {
+		t.Errorf("the ladder working should rank last: %+v", last)
+	}
+	if p := all["script-paths/relative-script"]; p.Commands != "scripts/check.sh" {
+		t.Errorf("the repaired script shows as %q; want its path relative to the repository", p.Commands)
+	}
+	for _, p := range rep.Patterns {
+		if strings.HasPrefix(p.Commands, "curl") && !strings.Contains(p.Pattern+p.Examples[0].Command, "[REDACTED") {
+			t.Errorf("curl not redacted: %+v", p)
+		}
 	}
 }
 
-// TestReplayMarkdown: the section renders the ranking with its evidence and stays in its limit.
-func TestReplayMarkdown(t *testing.T) {
+// TestReplayRendered: the Markdown keeps Markdown (escaped agent text, the table, the repair in a
+// code block) within its limit; the plain text has no Markdown escapes or entities.
+func TestReplayRendered(t *testing.T) {
+	rep := report(t, habit, habit+"files", "session.jsonl", "stream.jsonl", "hook-log.jsonl")
+	md := friction.Markdown(rep, 0)
+	for _, want := range []string{"## Friction", "| 1 | gate shell-ladder/python3-only | python … | 3 | 1 | block 3 | 3 | rewrite |",
+		"correction: python → python3, e.g. python scripts/build.py → python3 scripts/build.py", "```json",
+		"allow: add `Edit(*.md)` to permissions.allow in .claude/settings.json"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+	text := friction.Text(rep)
+	for _, want := range []string{"1. rewrite: gate shell-ladder/python3-only", `allow: add "Edit(*.md)" to permissions.allow in .claude/settings.json`,
+		"Write *.md (Write), 2 calls in 1 session: prompted 2, denied 2"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "&lt;") || strings.Contains(text, `\*`) || strings.Contains(text, "```") {
+		t.Errorf("text holds Markdown:\n%s", text)
+	}
+	small := friction.Markdown(rep, 1200)
+	if len(small) > 1200 || !strings.Contains(small, "left out") {
+		t.Errorf("Markdown(1200) is %d bytes or does not say what it left out:\n%s", len(small), small)
+	}
+}
+
+// TestReplayAcrossSessions: the three real sessions together (Claude Code twice, whose replays
+// number tool calls alike, and Codex) — the habit is one pattern of 9 calls in 3 sessions, ranked
+// by its 9 retries, with a repair for each runtime; the Writes prompted in one session only.
+func TestReplayAcrossSessions(t *testing.T) {
 	tl := friction.NewTimeline()
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{replay + "stream.jsonl"},
-		Root: replay + "files", IncludeUnstructured: true, Dir: "."}, tl.Add)
+	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{habit, codex}, Root: habit + "files",
+		IncludeUnstructured: true, Dir: "."}, tl.Add)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,17 +285,40 @@ func TestReplayMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
-	md := friction.Markdown(rep, 0)
-	// Expected texts go through the summary's own escaping, so that they follow it.
-	for _, want := range []string{"## Friction", "| " + summary.Cell("python <path>") + " | Bash | 3 | block 3 | 3 | 3 | rewrite",
-		"python → python3", "allow " + summary.Cell("Bash(gh pr view:*)"), "**Seen once**",
-		summary.Cell("rm -rf <value>") + " (Bash): denied 1; guard rule"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("Markdown lacks %q:\n%s", want, md)
-		}
+	if rep.Sessions != 3 || rep.Calls != 22 || len(rep.Patterns) != 2 {
+		t.Fatalf("report %+v; want 22 calls in 3 sessions, 2 patterns", rep)
 	}
-	small := friction.Markdown(rep, 700)
-	if len(small) > 700 || !strings.Contains(small, "left out") {
-		t.Errorf("Markdown(700) is %d bytes or does not say what it left out:\n%s", len(small), small)
+	p, w := rep.Patterns[0], rep.Patterns[1]
+	if p.Pattern != "shell-ladder/python3-only" || p.Count != 9 || p.Sessions != 3 || p.Retries != 9 || p.Suggest != friction.SuggestRewrite ||
+		len(p.Repairs) != 2 || p.Repairs[0].Runtime != "claude-code" || p.Repairs[1].Runtime != "codex" {
+		t.Errorf("habit %+v; want 9 calls in 3 sessions, 9 retries, a repair for Claude Code and Codex", p)
+	}
+	if w.Pattern != "Edit(*.md)" || w.Count != 2 || w.Sessions != 1 {
+		t.Errorf("Writes %+v; want 2 calls in 1 session (the allowed run was not prompted)", w)
+	}
+}
+
+// TestDocsReport: the report shown in docs/friction.md is the real report of the habit replay, as
+// the command gives it today (headings one level down).
+func TestDocsReport(t *testing.T) {
+	tl := friction.NewTimeline()
+	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{"habit/session.jsonl", "habit/stream.jsonl", "habit/hook-log.jsonl"},
+		Root: "habit/files", IncludeUnstructured: true, Dir: replay}, tl.Add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anc, err := anchor.New(anchor.Options{Root: rd.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := friction.Markdown(tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})}), 0)
+	md = strings.Replace(md, "## Friction\n", "### Friction\n", 1)
+	md = strings.ReplaceAll(md, "\n### ", "\n#### ")
+	doc, err := os.ReadFile("../docs/friction.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), strings.TrimRight(md, "\n")+"\n") {
+		t.Errorf("docs/friction.md does not show today's report of the habit replay; it is:\n%s", md)
 	}
 }

@@ -236,8 +236,8 @@ func appendShape(out []string, w string) []string {
 	return append(out, w)
 }
 
-// programShape is the program word: its name, or for a path, the repo-relative path after
-// "<repo>/" when it was absolute, as written when relative, "<outside>/name" outside the repository.
+// programShape is the program word: its name, or for a path, the path relative to the repository,
+// "<outside>/name" outside it.
 func programShape(w, cwd string, paths Paths) string {
 	if !strings.Contains(w, "/") {
 		if w == phExpr || plainName.MatchString(w) {
@@ -251,8 +251,6 @@ func programShape(w, cwd string, paths Paths) string {
 		return phOutside + "/" + safeBase(w)
 	case !plainPath(rel):
 		return phPath
-	case strings.HasPrefix(w, "/"):
-		return "<repo>/" + rel
 	}
 	return rel
 }

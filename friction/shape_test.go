@@ -32,7 +32,7 @@ func TestShape(t *testing.T) {
 		{"Bash", `{"command":"gh pr view 12 --json title"}`, "gh pr view <value> --json <value>"},
 		{"Bash", `{"command":"git push --force origin main"}`, "git push --force <value>"},
 		{"Bash", `{"command":"rm -rf /etc/passwd /srv/x"}`, "rm -rf <path>"},
-		{"Bash", `{"command":"/repo/scripts/check.sh --fast"}`, "<repo>/scripts/check.sh --fast"},
+		{"Bash", `{"command":"/repo/scripts/check.sh --fast"}`, "scripts/check.sh --fast"},
 		{"Bash", `{"command":"/opt/secret/tool.sh"}`, "<outside>/tool.sh"},
 		{"Bash", `{"command":"cd /srv && make test"}`, "cd <path> …"},
 		{"Bash", `{"command":"FOO=1 go test ./... | tee out"}`, "go test <path> …"},
@@ -55,57 +55,117 @@ func TestShape(t *testing.T) {
 	}
 }
 
+// call is a shaped call of tool with input, its one field set to arg.
+func call(tool, arg string) shaped {
+	field := "command"
+	if f, ok := fileTools[tool]; ok {
+		field = f
+	}
+	return shapeCall(&Call{Tool: tool, Cwd: "/repo", Input: []byte(`{"` + field + `":` + quote(arg) + `}`)}, testPaths{})
+}
+
 func TestSameIntentAndCorrection(t *testing.T) {
 	tests := []struct {
-		a, b          string
-		same          bool
-		before, after string
+		tool, a, tool2, b string
+		same              bool
+		before, after     string
 	}{
-		{"python scripts/build.py", "python3 scripts/build.py", true, "python", "python3"},
-		{"python scripts/build.py", "python3 scripts/lint.py", false, "", ""},
-		{"gh pr view 12 --json title", "gh pr view 12 --json title,body", true, "title", "title,body"},
-		{"rm -rf build", "ls src", false, "", ""},
-		{"git push --force origin main", "git push origin main", true, "--force", ""},
+		{"Bash", "python scripts/build.py", "Bash", "python3 scripts/build.py", true, "python", "python3"},
+		{"Bash", "python scripts/build.py --fast", "Bash", "python3 scripts/build.py --fast", true, "python", "python3"},
+		// Another script by the same interpreter family is still the same intent; the correction
+		// is then the whole command, which makes corrections vary (a steer, not a rewrite).
+		{"Bash", "python scripts/build.py", "Bash", "python3 scripts/lint.py", true, "python scripts/build.py", "python3 scripts/lint.py"},
+		{"Bash", "gh pr view 12 --json title", "Bash", "gh pr view 12 --json title,body", true, "title", "title,body"},
+		{"Bash", "rm -rf build", "Bash", "ls src", false, "", ""},
+		{"Bash", "git push --force origin main", "Bash", "git push origin main", true, "--force", ""},
+		{"Bash", "git push origin main", "Bash", "git status", false, "", ""},
+		{"Bash", "tsc -p a", "Bash", "npx tsc -p a", true, "", "npx"},
+		{"Write", "/repo/NOTES.md", "Write", "/repo/CHANGES.md", false, "", ""},
+		{"Write", "/repo/NOTES.md", "Edit", "NOTES.md", true, "", ""},
+		{"Write", "/repo/NOTES.md", "Bash", "cat NOTES.md", false, "", ""},
 	}
 	for _, tt := range tests {
-		a, _ := commandWords(tt.a)
-		b, _ := commandWords(tt.b)
-		if got := sameIntent(a, b); got != tt.same {
+		a, b := call(tt.tool, tt.a), call(tt.tool2, tt.b)
+		if got := sameIntent(&a, &b); got != tt.same {
 			t.Errorf("sameIntent(%q, %q) = %v", tt.a, tt.b, got)
 		}
-		if !tt.same {
+		if !tt.same || tt.tool != "Bash" {
 			continue
 		}
-		before, after := correction(a, b)
+		before, after := correction(a.words, b.words)
 		if before != tt.before || after != tt.after {
 			t.Errorf("correction(%q, %q) = %q → %q, want %q → %q", tt.a, tt.b, before, after, tt.before, tt.after)
 		}
 	}
 }
 
-func TestAllowEntry(t *testing.T) {
-	tests := []struct{ tool, pattern, want string }{
-		{"Bash", "gh pr view <value> --json <value>", "Bash(gh pr view:*)"},
-		{"Bash", "ls <path>", "Bash(ls:*)"},
-		{"Bash", "find <path> -delete", ""},
-		{"Bash", "rm -rf <path>", ""},
-		{"Bash", "git status …", ""},
-		{"Bash", "git push --force <value>", ""},
-		{"Read", "Read src/*.py", "Read(src/**)"},
-		{"Read", "Read *.md", "Read(**)"},
-		{"Read", "Read <outside>/*", ""},
-		{"Write", "Write src/*.py", ""},
+func TestPermissionRule(t *testing.T) {
+	tests := []struct {
+		tool, arg, rule string
+		safe            bool
+	}{
+		{"Bash", "gh pr view 12 --json title", "Bash(gh pr view:*)", true},
+		{"Bash", "ls src", "Bash(ls:*)", true},
+		{"Bash", "find . -delete", "Bash(find:*)", false},
+		{"Bash", "rm -rf build", "Bash(rm:*)", false},
+		{"Bash", "git status && git push", "Bash(git status:*)", false},
+		{"Bash", "git push --force origin main", "Bash(git push:*)", false},
+		{"Read", "/repo/src/app.py", "Read(src/**)", true},
+		{"Read", "/repo/README.md", "Read(**)", true},
+		{"Read", "/etc/hostname", "Read(<outside>/**)", false},
+		{"Write", "/repo/NOTES.md", "Edit(*.md)", true},
+		{"Write", "docs/a.md", "Edit(docs/*.md)", true},
+		{"Edit", "/srv/x.conf", "Edit(<outside>/*.conf)", false},
+		{"WebFetch", "", "WebFetch", false},
 	}
 	for _, tt := range tests {
-		if got := allowEntry(tt.tool, tt.pattern); got != tt.want {
-			t.Errorf("allowEntry(%s, %q) = %q, want %q", tt.tool, tt.pattern, got, tt.want)
+		c := call(tt.tool, tt.arg)
+		rule, own, _, safe := permissionRule(&c, Options{Paths: testPaths{}})
+		if own != rule {
+			t.Errorf("permissionRule(%s %q): own rule %q, want %q with no suggestion", tt.tool, tt.arg, own, rule)
+		}
+		if rule != tt.rule || safe != tt.safe {
+			t.Errorf("permissionRule(%s %q) = %q, %v; want %q, %v", tt.tool, tt.arg, rule, safe, tt.rule, tt.safe)
+		}
+	}
+	// The runtime's own suggestion wins, paths in it made relative to the repository.
+	c := call("Bash", "gh pr view 12")
+	c.Suggestions = []byte(`[{"type":"setMode","mode":"acceptEdits"},{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"gh pr *"}]}]`)
+	if rule, own, _, _ := permissionRule(&c, Options{Paths: testPaths{}}); rule != "Bash(gh pr *)" || own != "Bash(gh pr view:*)" {
+		t.Errorf("with a suggestion: %q, own %q", rule, own)
+	}
+	c.Suggestions = []byte(`[{"type":"addRules","rules":[{"toolName":"Read","ruleContent":"//repo/src/**"}]}]`)
+	if rule, _, _, _ := permissionRule(&c, Options{Paths: testPaths{}}); rule != "Read(src/**)" {
+		t.Errorf("with a suggestion naming an absolute path: %q", rule)
+	}
+}
+
+func TestAllowFor(t *testing.T) {
+	tests := []struct {
+		runtime string
+		file    bool
+		allow   string
+		in      string
+	}{
+		{"claude-code", false, "Bash(git status:*)", "permissions.allow in .claude/settings.json"},
+		{"codex", false, `prefix_rule(pattern = ["git", "status"], decision = "allow")`, "execpolicy"},
+		{"codex", true, "", "none: "},
+		{"gemini-cli", false, "run_shell_command(git status)", "tools.allowed in .gemini/settings.json"},
+		{"gemini-cli", true, "", "none: "},
+		{"copilot-cli", false, "shell(git status)", "--allow-tool"},
+		{"copilot-cli", true, "", "none: "},
+	}
+	for _, tt := range tests {
+		allow, in := allowFor(tt.runtime, "Bash(git status:*)", []string{"git", "status"}, tt.file)
+		if allow != tt.allow || !strings.Contains(in, tt.in) {
+			t.Errorf("allowFor(%s, file %v) = %q in %q; want %q in …%s…", tt.runtime, tt.file, allow, in, tt.allow, tt.in)
 		}
 	}
 }
 
 func TestScrub(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{"cat /repo/src/a.py", "cat <repo>/src/a.py"},
+		{"cat /repo/src/a.py", "cat src/a.py"},
 		{"cat /etc/shadow ~/.ssh/id_rsa", "cat <outside> <outside>"},
 		{"curl https://example.com/a/b", "curl https://example.com/a/b"},
 		{"cp --from=/srv/x.txt y", "cp --from=<outside> y"},
@@ -188,4 +248,25 @@ func TestShapeNestingBounded(t *testing.T) {
 	if got, _ := Shape("Bash", []byte(`{"command":`+quote(cmd)+`}`), "/repo", testPaths{}); got != "echo <value>" {
 		t.Errorf("shape %q", got)
 	}
+}
+
+// FuzzPermissionRule checks the permission rule of any call and any permission_suggestions: it
+// returns, and no rule or allowlist entry holds an absolute path (outside the repository it is
+// <outside>, inside it relative).
+func FuzzPermissionRule(f *testing.F) {
+	f.Add("Bash", "gh pr view 12", `[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"gh pr *"}]}]`)
+	f.Add("Read", "/etc/hostname", `[{"type":"addRules","rules":[{"toolName":"Read","ruleContent":"//etc/**"}]}]`)
+	f.Add("Write", "/repo/a.md", `[{"type":"setMode","mode":"acceptEdits"}]`)
+	f.Add("Bash", "ls", `[{"type":"addRules","rules":[]}, 1, null]`)
+	f.Fuzz(func(t *testing.T, tool, arg, suggestions string) {
+		c := call(tool, arg)
+		c.Suggestions = []byte(suggestions)
+		rule, own, _, _ := permissionRule(&c, Options{Paths: testPaths{}})
+		allow, _ := allowFor("claude-code", own, nil, c.file)
+		for _, s := range []string{rule, own, allow} {
+			if strings.Contains(s, "(/") && !strings.Contains(s, "(/)") || strings.Contains(s, "/repo/") {
+				t.Errorf("permissionRule(%s %q, %q) = %q, %q, allow %q: holds an absolute path", tool, arg, suggestions, rule, own, allow)
+			}
+		}
+	})
 }

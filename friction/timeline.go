@@ -36,9 +36,15 @@ type Call struct {
 	Source            findings.Source // the record that first named the call
 	Rungs             Rung
 	Refused           bool // a hook blocked it before it ran, or permissions denied it
+	// Rule is the "<gate>/<rule>" of the heaviest gate decision on the call (block, then repaired,
+	// then steer); Hook the hook that failed open on it; Runtime the runtime its findings name.
+	Rule, Hook, Runtime string
+	// Suggestions is the runtime's permission_suggestions for the call's prompt (JSON), if any.
+	Suggestions []byte
 
 	order       int // position in its primary source
 	primary     bool
+	ruleWeight  int    // the weight of the verdict Rule came from
 	hookRefused bool   // the runtime told the model a hook refused it
 	listed      bool   // stream-json's permission_denials names it
 	errText     string // its tool_result's error text
@@ -47,19 +53,21 @@ type Call struct {
 // Has reports whether the call met rung r.
 func (c *Call) Has(r Rung) bool { return c.Rungs&r != 0 }
 
-// Timeline gathers the tool calls of the records read, keyed by tool_use_id, so that a call seen
-// in a transcript, in stream-json and in the hook log is one call. It is safe for concurrent use
+// Timeline gathers the tool calls of the records read, keyed by session and tool_use_id, so that
+// a call seen in a transcript, in stream-json and in the hook log is one call, and two sessions
+// whose runtime numbers calls alike (replays do) keep theirs apart. It is safe for concurrent use
 // (collect reads files in parallel); the order of calls comes from the records, not the arrival.
 type Timeline struct {
 	mu      sync.Mutex
-	calls   map[string]*Call
+	calls   map[string]*Call          // session + "\x00" + tool_use_id → call
+	byID    map[string][]*Call        // tool_use_id → its calls, for records that name no session
 	prompts []inputs.CallEvent        // PermissionRequest records: they name no tool_use_id
 	perFile map[string]map[string]int // session → file → calls read from it
 }
 
 // NewTimeline returns an empty timeline.
 func NewTimeline() *Timeline {
-	return &Timeline{calls: map[string]*Call{}, perFile: map[string]map[string]int{}}
+	return &Timeline{calls: map[string]*Call{}, byID: map[string][]*Call{}, perFile: map[string]map[string]int{}}
 }
 
 // Add takes one event of inputs.Options.Calls.
@@ -73,10 +81,11 @@ func (t *Timeline) Add(ev inputs.CallEvent) {
 	if ev.ID == "" {
 		return
 	}
-	c := t.calls[ev.ID]
+	c := t.lookup(ev.Session, ev.ID)
 	if c == nil {
 		c = &Call{ID: ev.ID, Source: ev.Source}
-		t.calls[ev.ID] = c
+		t.calls[ev.Session+"\x00"+ev.ID] = c
+		t.byID[ev.ID] = append(t.byID[ev.ID], c)
 	}
 	t.fill(c, ev)
 	switch ev.Kind {
@@ -94,6 +103,25 @@ func (t *Timeline) Add(ev inputs.CallEvent) {
 	case inputs.CallPrompt:
 		c.Rungs |= Prompted
 	}
+}
+
+// lookup finds the call of a session with a tool_use_id; where one side names no session, the
+// call of that id that names none either, or the only one.
+func (t *Timeline) lookup(session, id string) *Call {
+	if c := t.calls[session+"\x00"+id]; c != nil {
+		return c
+	}
+	list := t.byID[id]
+	for _, c := range list {
+		if c.Session == "" && session != "" {
+			t.calls[session+"\x00"+id] = c
+			return c
+		}
+	}
+	if session == "" && len(list) == 1 {
+		return list[0]
+	}
+	return nil
 }
 
 // fill completes what the call's earlier records left out.
@@ -183,16 +211,28 @@ func (t *Timeline) applyFinding(f *findings.Finding) bool {
 	if f.Call == nil || f.Call.ToolUseID == "" {
 		return f.Kind == findings.Contract && f.RuleID != "agc/hook-failed-open"
 	}
-	c := t.calls[f.Call.ToolUseID]
+	c := t.lookup(f.Call.SessionID, f.Call.ToolUseID)
+	if c == nil && f.Call.SessionID != "" {
+		c = t.lookup("", f.Call.ToolUseID)
+	}
 	if c == nil {
 		return false
 	}
 	if c.Tool == "" {
 		c.Tool = f.Call.Tool
 	}
+	if c.Runtime == "" {
+		c.Runtime = f.Call.Runtime
+	}
 	if f.RuleID == "agc/hook-failed-open" {
 		c.Rungs |= FailedOpen
+		if c.Hook == "" {
+			c.Hook = f.Call.Hook
+		}
 		return true
+	}
+	if w := verdictWeight[f.Verdict]; w > c.ruleWeight {
+		c.Rule, c.ruleWeight = f.RuleID, w
 	}
 	before := f.Call.Event == "" || f.Call.Event == "PreToolUse" || f.Call.Event == "PermissionRequest"
 	switch f.Verdict {
@@ -206,6 +246,9 @@ func (t *Timeline) applyFinding(f *findings.Finding) bool {
 	}
 	return true
 }
+
+// verdictWeight orders the verdicts a call's Rule is taken from.
+var verdictWeight = map[gates.Verdict]int{gates.Steer: 1, gates.Repaired: 2, gates.Block: 3}
 
 // matchPrompts gives each PermissionRequest record to the call it was for: same session, tool
 // and input, the nearest call read before it in the same file when there is one. A prompt no
@@ -225,7 +268,7 @@ func (t *Timeline) matchPrompts() {
 		if best == nil {
 			id := "prompt:" + p.Source.File + ":" + strconv.Itoa(p.Source.Line) + ":" + strconv.Itoa(i)
 			best = &Call{ID: id, Session: p.Session, Tool: p.Tool, Input: p.Input, Cwd: p.Cwd, Source: p.Source}
-			t.calls[id] = best
+			t.calls[p.Session+"\x00"+id] = best
 			files := t.perFile[p.Session]
 			if files == nil {
 				files = map[string]int{}
@@ -234,6 +277,9 @@ func (t *Timeline) matchPrompts() {
 			files[p.Source.File]++
 		}
 		best.Rungs |= Prompted
+		if best.Suggestions == nil {
+			best.Suggestions = p.Suggestions
+		}
 	}
 }
 

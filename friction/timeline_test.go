@@ -65,33 +65,117 @@ func TestTimelineRungs(t *testing.T) {
 	}
 }
 
+func ruled(id, rule string, v gates.Verdict) findings.Finding {
+	f := verdict(id, "PreToolUse", v)
+	f.RuleID = rule
+	return f
+}
+
+// TestAnalyzeMoves: calls group by the rule that matched them whatever their arguments; a rule
+// whose blocks were corrected one way is a rewrite, one corrected several ways a steer, a block
+// never retried stands, and the repair of another rule is the ladder working, ranked last.
 func TestAnalyzeMoves(t *testing.T) {
 	tl := NewTimeline()
-	seq := []string{"make lint", "make  lint --fast", "tsc -p a", "npx tsc -p a", "tsc -p b", "yarn tsc -p b", "tsc -p c"}
+	seq := []string{"make lint", "make lint --fast", "make lint src", "make lint --fast src",
+		"tsc -p a", "npx tsc -p a", "tsc -p b", "yarn tsc -p b", "tsc -p c", "/repo/scripts/check.sh"}
 	for i, cmd := range seq {
 		id := string(rune('A' + i))
 		tl.Add(use("t", i+1, "m"+id, id, cmd))
 	}
-	fs := []findings.Finding{verdict("A", "PreToolUse", gates.Block), verdict("C", "PreToolUse", gates.Block),
-		verdict("E", "PreToolUse", gates.Block), verdict("G", "PreToolUse", gates.Block)}
+	fs := []findings.Finding{ruled("A", "lint/fast", gates.Block), ruled("C", "lint/fast", gates.Block),
+		ruled("E", "ts/wrapper", gates.Block), ruled("G", "ts/wrapper", gates.Block), ruled("I", "ts/wrapper", gates.Block),
+		ruled("J", "paths/relative", gates.Repaired)}
 	rep := tl.Report(fs, Options{Paths: testPaths{}})
-	if len(rep.Patterns) != 1 || len(rep.Once) != 1 {
-		t.Fatalf("patterns %+v, once %+v", rep.Patterns, rep.Once)
+	if len(rep.Patterns) != 3 {
+		t.Fatalf("patterns %+v", rep.Patterns)
+	}
+	ts, lint, paths := rep.Patterns[0], rep.Patterns[1], rep.Patterns[2]
+	if ts.Pattern != "ts/wrapper" || ts.Commands != "tsc …" || ts.Count != 3 || ts.Retries != 2 || ts.Suggest != SuggestSteer {
+		t.Errorf("tsc = %+v; want 3 blocks, 2 retries (the last never retried), steer (corrections varied)", ts)
+	}
+	if lint.Pattern != "lint/fast" || lint.Commands != "make lint …" || lint.Count != 2 || lint.Retries != 2 ||
+		lint.Suggest != SuggestRewrite || lint.Before != "" || lint.After != "--fast" {
+		t.Errorf("make lint = %+v; want a rewrite adding --fast", lint)
+	}
+	if lint.Example == nil || lint.Example.Before != "make lint" || lint.Example.After != "make lint --fast" {
+		t.Errorf("make lint example = %+v", lint.Example)
+	}
+	if len(lint.Repairs) != 1 || !strings.Contains(lint.Repairs[0].Answer, `"updatedInput":{"command":"make lint --fast"}`) ||
+		!strings.Contains(lint.Repairs[0].Answer, `\"verdict\":\"repaired\"`) {
+		t.Errorf("make lint repairs = %+v", lint.Repairs)
+	}
+	if paths.Pattern != "paths/relative" || paths.Suggest != SuggestNone || paths.Commands != "scripts/check.sh" {
+		t.Errorf("the repair = %+v; want the ladder working, ranked last, its path relative to the repository", paths)
+	}
+}
+
+// TestAnalyzeAcrossSessions: patterns rank by their retries summed over sessions and say in how
+// many sessions they appeared; two blocks in two sessions are "seen twice".
+func TestAnalyzeAcrossSessions(t *testing.T) {
+	tl := NewTimeline()
+	var fs []findings.Finding
+	for i, s := range []string{"s1", "s2"} {
+		a, b := use("t"+s, 1, "m1", s+"A", "python x.py"), use("t"+s, 2, "m2", s+"B", "python3 x.py")
+		a.Session, b.Session = s, s
+		tl.Add(a)
+		tl.Add(b)
+		fs = append(fs, ruled(s+"A", "py/three", gates.Block))
+		if i == 0 {
+			c := use("t"+s, 3, "m3", s+"C", "rm -rf build")
+			c.Session = s
+			tl.Add(c)
+			fs = append(fs, ruled(s+"C", "fs/no-rm", gates.Block), ruled(s+"C", "fs/no-rm", gates.Block))
+		}
+	}
+	rep := tl.Report(fs, Options{Paths: testPaths{}})
+	if rep.Sessions != 2 || len(rep.Patterns) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	py := rep.Patterns[0]
+	if py.Pattern != "py/three" || py.Sessions != 2 || py.Count != 2 || py.Retries != 2 || py.Suggest != SuggestRewrite {
+		t.Errorf("python = %+v; want first, in 2 sessions, a rewrite (blocked twice across sessions)", py)
+	}
+	if rm := rep.Patterns[1]; rm.Sessions != 1 || rm.Count != 1 || rm.Suggest != SuggestNone {
+		t.Errorf("rm = %+v; want one call (two findings of it), a block that stands", rm)
+	}
+}
+
+// TestPromptAndDenialOnce: a prompt and the denial of the same call are one call, grouped by the
+// permission rule that would allow it: two Writes of Markdown files are one pattern of two calls.
+func TestPromptAndDenialOnce(t *testing.T) {
+	tl := NewTimeline()
+	for i, f := range []string{"NOTES.md", "CHANGES.md"} {
+		id := string(rune('A' + i))
+		in := []byte(`{"file_path":"/repo/` + f + `","content":"x"}`)
+		tl.Add(inputs.CallEvent{Kind: inputs.CallUse, Source: findings.Source{File: "t", Line: 2*i + 1}, Session: "s", ID: id, Tool: "Write", Input: in, Cwd: "/repo"})
+		tl.Add(inputs.CallEvent{Kind: inputs.CallResult, Source: findings.Source{File: "t", Line: 2*i + 2}, Session: "s", ID: id, IsError: true,
+			Text: "Claude requested permissions to write to /repo/" + f + ", but you haven't granted it yet."})
+		tl.Add(inputs.CallEvent{Kind: inputs.CallPrompt, Source: findings.Source{File: "h", Line: i + 1}, Session: "s", Tool: "Write", Input: in, Cwd: "/repo",
+			Suggestions: []byte(`[{"type":"setMode","mode":"acceptEdits","destination":"session"}]`)})
+		tl.Add(inputs.CallEvent{Kind: inputs.CallDenied, Source: findings.Source{File: "st", Line: 9}, Session: "s", ID: id, Tool: "Write", Input: in})
+	}
+	rep := tl.Report(nil, Options{Paths: testPaths{}})
+	if len(rep.Patterns) != 1 {
+		t.Fatalf("patterns %+v", rep.Patterns)
 	}
 	p := rep.Patterns[0]
-	if p.Pattern != "tsc -p <value>" || p.Count != 3 || p.Retries != 2 || p.Suggest != SuggestSteer || p.Before != "" {
-		t.Errorf("tsc pattern = %+v; want 3 blocks, 2 retries (the last never retried), steer (corrections varied)", p)
+	if p.Kind != KindPermission || p.Pattern != "Edit(*.md)" || p.Commands != "Write *.md" || p.Count != 2 ||
+		p.Rungs.Prompted != 2 || p.Rungs.Denied != 2 || p.Suggest != SuggestAllowlist || p.Allow != "Edit(*.md)" {
+		t.Errorf("pattern %+v; want Edit(*.md), 2 calls prompted and denied, allowlist", p)
 	}
-	if o := rep.Once[0]; o.Suggest != SuggestRewrite || o.Before != "" || o.After != "--fast" {
-		t.Errorf("make lint = %+v; want a rewrite adding --fast", o)
+	for _, e := range p.Examples {
+		if strings.Contains(e.Command, "/repo") || !strings.HasPrefix(e.Command, "Write ") {
+			t.Errorf("example %q: want the path relative to the repository", e.Command)
+		}
 	}
 }
 
 func TestMarkdownHostile(t *testing.T) {
-	p := Pattern{Pattern: "<script>alert(1)</script> | @admin", Tool: "Bash", Count: 2, Suggest: SuggestRewrite,
-		Before: "`rm`\n## x", After: "[link](http://x)", Examples: []Example{{Source: "a|b.jsonl", Line: 1, Command: "::error::x"}}}
+	p := Pattern{Kind: KindGate, Pattern: "<script>alert(1)</script> | @admin", Tool: "Bash", Commands: "*x* \\ \n## y", Count: 2, Suggest: SuggestRewrite,
+		Before: "`rm`\n## x", After: "[link](http://x)", Example: &Correction{Before: "`a`", After: "b"}, Repairs: []Repair{{Runtime: "x", Answer: "{\"a\":\"```\\n# h\"}"}},
+		Examples: []Example{{Source: "a|b.jsonl", Line: 1, Command: "::error::x"}}}
 	md := Markdown(Report{Patterns: []Pattern{p}}, 0)
-	for _, bad := range []string{"<script>", "@admin", "\n## x", "[link](", "a|b"} {
+	for _, bad := range []string{"<script>", "@admin", "\n## x", "\n## y", "[link](", "a|b", "\n```\\n"} {
 		if strings.Contains(md, bad) {
 			t.Errorf("Markdown holds %q unescaped:\n%s", bad, md)
 		}
@@ -99,15 +183,25 @@ func TestMarkdownHostile(t *testing.T) {
 	if strings.Count(md, "\n| ") != 2 {
 		t.Errorf("the row was split or merged:\n%s", md)
 	}
+	text := Text(Report{Patterns: []Pattern{p}})
+	for _, want := range []string{"<script>alert(1)</script> | @admin", "[link](http://x)", "*x*"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the plain text lacks %q as it is:\n%s", want, text)
+		}
+	}
+	for _, bad := range []string{"&lt;", "\\*", "\\[", "\n## y"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the plain text holds %q:\n%s", bad, text)
+		}
+	}
 }
 
 func TestMarkdownCap(t *testing.T) {
 	var rep Report
 	long := strings.Repeat("<&|@", 200)
 	for i := 0; i < 3000; i++ {
-		rep.Patterns = append(rep.Patterns, Pattern{Pattern: long, Tool: "Bash", Count: 2, Suggest: SuggestSteer,
-			Examples: []Example{{Source: long, Line: i, Command: long}}})
-		rep.Once = append(rep.Once, Pattern{Pattern: long, Tool: "Bash", Count: 1, Suggest: SuggestNone})
+		rep.Patterns = append(rep.Patterns, Pattern{Kind: KindGate, Pattern: long, Tool: "Bash", Count: 2, Suggest: SuggestSteer,
+			Why: long, Examples: []Example{{Source: long, Line: i, Command: long}}})
 	}
 	const limit = 64 << 10
 	md := Markdown(rep, limit)
@@ -115,7 +209,7 @@ func TestMarkdownCap(t *testing.T) {
 		t.Errorf("Markdown of %d bytes for a limit of %d, or no note of what was left out", len(md), limit)
 	}
 	if len(Markdown(rep, 0)) <= limit {
-		t.Error("without a limit every row should be there")
+		t.Error("without a limit every pattern should be there")
 	}
 }
 
@@ -128,7 +222,8 @@ func TestCorrectionRedacted(t *testing.T) {
 	rep := tl.Report([]findings.Finding{verdict("A", "PreToolUse", gates.Block)},
 		Options{Paths: testPaths{}, Redactor: redact.New(redact.Options{})})
 	out, _ := json.Marshal(rep)
-	if strings.Contains(string(out), "zSE9tSM3gUrr6P") || len(rep.Once) != 1 || rep.Once[0].Suggest != SuggestRewrite {
+	if strings.Contains(string(out), "zSE9tSM3gUrr6P") || len(rep.Patterns) != 1 || rep.Patterns[0].Suggest != SuggestHabit ||
+		rep.Patterns[0].Before != "mysqldump" {
 		t.Errorf("report %s", out)
 	}
 }

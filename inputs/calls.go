@@ -37,6 +37,9 @@ type CallEvent struct {
 	Input   []byte // tool input JSON (CallUse, CallDenied, CallPrompt), when small enough to keep
 	IsError bool   // CallResult: the result is an error
 	Text    string // CallResult: the error text
+	// Suggestions is CallPrompt's permission_suggestions JSON (Claude Code's PermissionRequest
+	// input), when the record carries it: the rules the runtime would add to allow the call.
+	Suggestions []byte
 }
 
 // useCalls reads the tool_use blocks of an assistant message into the call table and reports
@@ -90,17 +93,21 @@ func (s *hookState) noteDenials(d []byte, line int) {
 }
 
 // noteHookCall reports a hook-log record at a tool call to opts.Calls: a PermissionRequest hook
-// as a prompt (its input names no tool_use_id), any other as the call it ran at.
-func noteHookCall(opts Options, ev hookEvent) {
+// as a prompt (its input names no tool_use_id) with the hook input's permission_suggestions
+// (suggestions; nil when unknown), any other as the call it ran at.
+func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
 	if opts.Calls == nil || ev.Call.Tool == "" {
 		return
 	}
 	kind := CallHook
 	if ev.Call.Event == "PermissionRequest" {
 		kind = CallPrompt
+	} else {
+		suggestions = nil
 	}
 	opts.Calls(CallEvent{Kind: kind, Source: ev.Source, Time: ev.Time, Session: ev.Call.SessionID,
-		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input)})
+		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input),
+		Suggestions: keepInput(suggestions)})
 }
 
 // keepInput copies a tool input for the receiver, or nil when it is too big to keep.

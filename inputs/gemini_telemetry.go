@@ -94,7 +94,7 @@ func telemetryRecordRead(rec record, name string, opts Options, set *findings.Se
 		return
 	}
 	ev.Key = keys.next(ev.Call, ev.Call.Hook)
-	noteHookCall(opts, ev)
+	noteHookCall(opts, ev, nil)
 	ok, why := addHookEventReason(ev, opts, set)
 	countRecord(set, ok, why)
 }

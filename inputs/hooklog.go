@@ -213,7 +213,9 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 		} else {
 			ev.Key = keys.next(ev.Call, ev.Call.Hook)
 		}
-		noteHookCall(opts, ev)
+		if opts.Calls != nil {
+			noteHookCall(opts, ev, jsonscan.Lookup(jsonscan.Lookup(rec.Data, "input")[0], "permission_suggestions")[0])
+		}
 		if ok, why := addHookEventReason(ev, opts, set); ok {
 			set.Use()
 		} else {
