@@ -199,8 +199,14 @@ func (p Plan) Counts() string {
 			sug++
 		}
 	}
-	s := fmt.Sprintf("%s and %s", plural(sug, "suggested change"), plural(len(p.Comments)-sug, "comment"))
-	return s
+	switch n := len(p.Comments) - sug; {
+	case sug == 0:
+		return plural(n, "comment")
+	case n == 0:
+		return plural(sug, "suggested change")
+	default:
+		return plural(sug, "suggested change") + " and " + plural(n, "comment")
+	}
 }
 
 // Body is the review's own text: what it holds, and how many comments did not fit.

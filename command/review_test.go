@@ -1,0 +1,122 @@
+package command
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/upload/fakegh"
+)
+
+// reviewReplay is the real Claude Code reviewer run whose repair deletes src/app.py:5.
+const reviewReplay = "../testdata/review/reviewer-repair"
+
+// reviewWorkspace is the pull request's head (src/app.py) with the reviewer's execution file.
+func reviewWorkspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	for src, dst := range map[string]string{"files/src/app.py": "src/app.py", "execution.json": "reviews/execution.json"} {
+		b, err := os.ReadFile(filepath.Join(reviewReplay, src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(ws, filepath.Dir(dst)), 0o755)
+		if err := os.WriteFile(filepath.Join(ws, dst), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(ws, ".git"), 0o755)
+	os.WriteFile(filepath.Join(ws, ".git", "HEAD"), []byte(actHead+"\n"), 0o644)
+	return ws
+}
+
+// reviewFake is the stand-in API with the pull request's diff.
+func reviewFake(t *testing.T) *fakegh.Server {
+	t.Helper()
+	srv := fakegh.New("octo", "repo", actToken)
+	t.Cleanup(srv.Close)
+	diff, err := os.ReadFile(filepath.Join(reviewReplay, "pr.diff"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Diffs = map[int]string{7: string(diff)}
+	return srv
+}
+
+func reviewVars(t *testing.T, ws string, srv *fakegh.Server, event, mode string) map[string]string {
+	vars := actionVars(t, ws, srv, event)
+	vars["INPUT_PATHS"] = ""
+	vars["INPUT_JUDGMENTS"] = "reviews/execution.json"
+	vars["INPUT_UPLOAD"] = "false"
+	vars["INPUT_PR-REVIEW"] = mode
+	return vars
+}
+
+// The action posts the real reviewer's repair as one suggestion on src/app.py:5, once; the exit
+// status is the same as without the review.
+func TestActionReviewPostsSuggestionOnce(t *testing.T) {
+	ws := reviewWorkspace(t)
+	srv := reviewFake(t)
+	off := runActionEnv(t, ws, reviewVars(t, ws, srv, "event-pull-request.json", "off"))
+	if len(srv.Reviews()) != 0 {
+		t.Fatal("pr-review: off posted a review")
+	}
+	r := runActionEnv(t, ws, reviewVars(t, ws, srv, "event-pull-request.json", "suggestions"))
+	checkInert(t, r)
+	if v := srv.Violations(); len(v) > 0 {
+		t.Fatalf("requests broke the API:\n%s", strings.Join(v, "\n"))
+	}
+	if r.code != off.code || r.code != 1 {
+		t.Errorf("exit status %d, without the review %d; want 1 both (the judgment blocks)", r.code, off.code)
+	}
+	rv := srv.Reviews()
+	if len(rv) != 1 || len(rv[0].Comments) != 1 {
+		t.Fatalf("%d reviews, want 1 with 1 comment\nstderr:\n%s", len(rv), r.stderr)
+	}
+	c := rv[0].Comments[0]
+	if rv[0].CommitID != actHead || c.Path != "src/app.py" || c.Line != 5 || c.StartLine != 0 || !strings.Contains(c.Body, "```suggestion\n```") {
+		t.Errorf("review on %s: comment %s:%d (start %d):\n%s", rv[0].CommitID, c.Path, c.Line, c.StartLine, c.Body)
+	}
+	if !strings.Contains(r.summary, "### Pull-request review") || !strings.Contains(r.summary, "posted 1 suggested change") {
+		t.Errorf("job summary does not say what the review posted:\n%s", r.summary)
+	}
+	again := runActionEnv(t, ws, reviewVars(t, ws, srv, "event-pull-request.json", "suggestions"))
+	if len(srv.Reviews()) != 1 || !strings.Contains(again.summary, "1 already commented") {
+		t.Errorf("second run: %d reviews, summary:\n%s", len(srv.Reviews()), again.summary)
+	}
+}
+
+// On a fork's pull request nothing is sent to the review API, one notice says why, and the exit
+// status does not change.
+func TestActionReviewForkNotice(t *testing.T) {
+	ws := reviewWorkspace(t)
+	srv := reviewFake(t)
+	r := runActionEnv(t, ws, reviewVars(t, ws, srv, "event-fork-pull-request.json", "comments"))
+	for _, req := range srv.Requests() {
+		if strings.Contains(req, "/reviews") || strings.Contains(req, "/comments") || strings.Contains(req, "graphql") {
+			t.Errorf("a fork's run sent %s", req)
+		}
+	}
+	if n := strings.Count(r.stdout, "::notice::pr-review:"); n != 1 || !strings.Contains(r.stdout, "fork") {
+		t.Errorf("%d pr-review notices, want 1 naming the fork:\n%s", n, r.stdout)
+	}
+	if r.code != 1 {
+		t.Errorf("exit status %d, want 1 (the judgment's block), as without the review", r.code)
+	}
+}
+
+// GitHub refusing (403) is one notice, not a failure.
+func TestActionReviewRefusedNotice(t *testing.T) {
+	ws := reviewWorkspace(t)
+	srv := reviewFake(t)
+	refuse := fakegh.Status(403, "Resource not accessible by integration")
+	srv.ReviewRefuse = &refuse
+	r := runActionEnv(t, ws, reviewVars(t, ws, srv, "event-pull-request.json", "suggestions"))
+	if n := strings.Count(r.stdout, "::notice::pr-review:"); n != 1 || !strings.Contains(r.stdout, "403") {
+		t.Errorf("%d pr-review notices, want 1 with the 403:\n%s", n, r.stdout)
+	}
+	if r.code != 1 || len(srv.Reviews()) != 0 {
+		t.Errorf("exit status %d, %d reviews; want 1 and none", r.code, len(srv.Reviews()))
+	}
+}
