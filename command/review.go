@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
@@ -48,11 +50,17 @@ func actionReview(ctx context.Context, s *actionState) string {
 		s.gha.Noticef("%s", "pr-review: "+line+" See "+reviewDoc+".")
 		return line
 	}
-	pr, ok := ghenv.PullRequestOf(s.ghc.Event)
 	owner, repo := s.ghc.Repo()
+	pr, ok := ghenv.PullRequestOf(s.ghc.Event)
+	fromInputs := false
+	if n := pullNumber(s.in.Ref); !ok && n > 0 {
+		// A workflow_run job on the base repository's side names the fork's pull request with
+		// the ref and sha inputs: its token may write.
+		pr, ok, fromInputs = ghenv.PullRequest{Number: n, HeadSHA: s.in.SHA}, true, true
+	}
 	switch {
 	case !ok:
-		return notice("the run's event is not a pull request")
+		return notice("the run's event is not a pull request, and the ref input names none")
 	case pr.Fork:
 		return notice("this pull request comes from a fork, whose token cannot write reviews (post it from a workflow_run job)")
 	case s.in.Token == "":
@@ -63,7 +71,12 @@ func actionReview(ctx context.Context, s *actionState) string {
 	d := s.diff.d
 	if d == nil {
 		var err error
-		if d, _, err = loadDiff(ctx, s.ghc, s.in, s.res.Root); err != nil || d == nil {
+		if fromInputs {
+			d, err = pullDiff(ctx, s, owner, repo, pr.Number)
+		} else {
+			d, _, err = loadDiff(ctx, s.ghc, s.in, s.res.Root)
+		}
+		if err != nil || d == nil {
 			return notice(fmt.Sprintf("the pull request's diff could not be read (%v)", err))
 		}
 	}
@@ -84,6 +97,32 @@ func actionReview(ctx context.Context, s *actionState) string {
 		return "failed: " + err.Error() + "."
 	}
 	return res.Plan.Line(res.ReviewID != 0)
+}
+
+// pullRef is a ref input that names a pull request.
+var pullRef = regexp.MustCompile(`^refs/pull/([0-9]{1,9})/(head|merge)$`)
+
+// pullNumber is the pull request number a ref names, or 0.
+func pullNumber(ref string) int {
+	m := pullRef.FindStringSubmatch(ref)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// pullDiff reads a pull request's diff from the API.
+func pullDiff(ctx context.Context, s *actionState, owner, repo string, number int) (*difffilter.Diff, error) {
+	cl, err := upload.New(upload.Options{APIURL: s.ghc.APIURL, Token: s.in.Token, UserAgent: "agc-sarif/" + Version})
+	if err != nil {
+		return nil, err
+	}
+	text, err := cl.PullRequestDiff(ctx, owner, repo, number)
+	if err != nil {
+		return nil, err
+	}
+	return difffilter.Parse(strings.NewReader(text))
 }
 
 // repoReader reads repository files under root, never outside it.

@@ -120,3 +120,27 @@ func TestActionReviewRefusedNotice(t *testing.T) {
 		t.Errorf("exit status %d, %d reviews; want 1 and none", r.code, len(srv.Reviews()))
 	}
 }
+
+// The workflow_run recipe for forks: on the base repository's side, with the ref and sha
+// inputs naming the fork's pull request, the review is posted there.
+func TestActionReviewWorkflowRun(t *testing.T) {
+	ws := reviewWorkspace(t)
+	srv := reviewFake(t)
+	vars := reviewVars(t, ws, srv, "event-pull-request.json", "suggestions")
+	ev := filepath.Join(t.TempDir(), "event.json")
+	os.WriteFile(ev, []byte(`{"action":"completed","workflow_run":{"event":"pull_request","head_sha":"`+actHead+`",`+
+		`"head_repository":{"full_name":"stranger/repo"}},"repository":{"full_name":"octo/repo"}}`), 0o644)
+	vars["GITHUB_EVENT_PATH"], vars["GITHUB_EVENT_NAME"], vars["GITHUB_REF"] = ev, "workflow_run", "refs/heads/main"
+	vars["INPUT_REF"], vars["INPUT_SHA"] = "refs/pull/7/head", actHead
+	r := runActionEnv(t, ws, vars)
+	if v := srv.Violations(); len(v) > 0 {
+		t.Fatalf("requests broke the API:\n%s", strings.Join(v, "\n"))
+	}
+	rv := srv.Reviews()
+	if len(rv) != 1 || rv[0].Number != 7 || rv[0].CommitID != actHead || len(rv[0].Comments) != 1 {
+		t.Fatalf("reviews %+v, want one on pull request 7 at %s\nstdout:\n%s\nstderr:\n%s", rv, actHead, r.stdout, r.stderr)
+	}
+	if r.code != 1 {
+		t.Errorf("exit status %d, want 1 (the judgment's block)", r.code)
+	}
+}
