@@ -1,6 +1,9 @@
 package command
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +145,51 @@ func TestActionReviewWorkflowRun(t *testing.T) {
 	}
 	if r.code != 1 {
 		t.Errorf("exit status %d, want 1 (the judgment's block)", r.code)
+	}
+}
+
+// docs/review.md shows the comment and the dry-run request the code makes for the real reviewer
+// run, exactly, and includes the linted fork workflow verbatim.
+func TestReviewDocIsCurrent(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "review.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := reviewWorkspace(t)
+	diff, _ := os.ReadFile(filepath.Join(reviewReplay, "pr.diff"))
+	os.WriteFile(filepath.Join(ws, "pr.diff"), diff, 0o644)
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: ws, Getenv: func(string) string { return "" }}
+	// the layout of the docs' example: the head's files under files/ (here: the workspace itself)
+	code := Main(context.Background(), []string{"agc-sarif", "review", "--judgment", "reviews/execution.json",
+		"--root", ".", "--diff", "pr.diff", "--commit", actHead, "--dry-run"}, env)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (the block)\n%s", code, errb.String())
+	}
+	var req struct {
+		Comments []struct {
+			Body string `json:"body"`
+		} `json:"comments"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &req); err != nil || len(req.Comments) != 1 {
+		t.Fatalf("dry run: %v\n%s", err, out.String())
+	}
+	if want := "````markdown\n" + req.Comments[0].Body + "\n````\n"; !strings.Contains(string(doc), want) {
+		t.Errorf("docs/review.md does not show the comment the code makes:\n%s", want)
+	}
+	wf, err := os.ReadFile(filepath.Join("..", "testdata", "review", "fork-pr-review.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<!-- workflow: testdata/review/fork-pr-review.yml -->\n```yaml\n" + string(wf) + "```\n"; !strings.Contains(string(doc), want) {
+		t.Error("docs/review.md does not include testdata/review/fork-pr-review.yml verbatim")
+	}
+	script, err := os.ReadFile(filepath.Join("testdata", "script", "review.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := strings.Cut(string(script), "-- want.json --\n")
+	if !strings.Contains(string(doc), "```json\n"+want+"```\n") {
+		t.Error("docs/review.md's dry-run request is not review.txtar's want.json")
 	}
 }
