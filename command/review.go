@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/ghenv"
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 	"github.com/agc-sarif/agc-sarif/redact"
 	"github.com/agc-sarif/agc-sarif/review"
 	"github.com/agc-sarif/agc-sarif/upload"
@@ -100,7 +100,7 @@ func actionReview(ctx context.Context, s *actionState) string {
 }
 
 // pullRef is a ref input that names a pull request.
-var pullRef = regexp.MustCompile(`^refs/pull/([0-9]{1,9})/(head|merge)$`)
+var pullRef = lazyre.New(`^refs/pull/([0-9]{1,9})/(head|merge)$`)
 
 // pullNumber is the pull request number a ref names, or 0.
 func pullNumber(ref string) int {

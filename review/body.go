@@ -1,10 +1,10 @@
 package review
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 	"github.com/agc-sarif/agc-sarif/redact"
 )
 
@@ -15,10 +15,10 @@ const MaxBody = 65536
 const maxMessage = 2000
 
 // markerRE finds the hidden marker of a comment agc-sarif made, with its finding's key.
-var markerRE = regexp.MustCompile(`<!-- agcFindingKey/v1:([0-9a-f]{64}) -->`)
+var markerRE = lazyre.New(`<!-- agcFindingKey/v1:([0-9a-f]{64}) -->`)
 
 // keyRE is the form of a finding key.
-var keyRE = regexp.MustCompile(`^[0-9a-f]{64}$`)
+var keyRE = lazyre.New(`^[0-9a-f]{64}$`)
 
 // Marker is the hidden line that ties a comment to its finding.
 func Marker(key string) string { return "<!-- agcFindingKey/v1:" + key + " -->" }

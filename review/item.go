@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/sarif"
 )
 
@@ -36,11 +38,6 @@ type Item struct {
 type Edit struct {
 	Before, After string
 }
-
-// editTools are the tools whose call writes a file: a runtime gate's repair of their input is a
-// file edit (a repair of any other call, such as a Bash command rewrite, is not).
-var editTools = map[string]bool{"Edit": true, "MultiEdit": true, "Write": true, "edit_file": true,
-	"write_file": true, "replace": true, "str_replace_based_edit_tool": true}
 
 // FromFindings makes the review's items from findings (already redacted): fails says which fail
 // the step. Findings without a repository location are left out: they cannot be on a line.
@@ -88,7 +85,9 @@ func editOf(f *findings.Finding) *Edit {
 		return &Edit{Before: r.Before, After: r.After}
 	case findings.RuntimeGate:
 		c := f.Call
-		if c == nil || !editTools[c.Tool] || r.Before == "" || c.Command != "" {
+		// Only a call of a tool that edits a file (the runtime binding's EditTools): a repair of
+		// any other call, such as a shell command rewrite, edits no file.
+		if c == nil || !slices.Contains(gates.BindingFor(c.Runtime).EditTools(), c.Tool) || r.Before == "" || c.Command != "" {
 			return nil
 		}
 		if tool, _, ok := strings.Cut(f.Target, "."); ok && tool != c.Tool {

@@ -379,7 +379,37 @@ func TestNoCommandSuggestionsAndInertText(t *testing.T) {
 		t.Fatalf("a Bash rewrite gave an edit: %+v", items)
 	}
 	body, _ := commentBody(items[0], nil, nil)
-	if KeyOf(body) != items[0].Key || len(markerRE.FindAllString(body, -1)) != 1 || strings.Contains(body, "@octocat") {
+	if KeyOf(body) != items[0].Key || len(markerRE.Regexp().FindAllString(body, -1)) != 1 || strings.Contains(body, "@octocat") {
 		t.Errorf("agent text is not inert:\n%s", body)
+	}
+}
+
+// A runtime gate's repair of an Edit whose text still stands on lines the change added becomes a
+// suggestion there; once the repair stands in the file (the runtime applied it), or on a line the
+// change did not add, there is nothing to suggest.
+func TestRuntimeEditRepair(t *testing.T) {
+	text := "diff --git a/src/a.go b/src/a.go\n--- a/src/a.go\n+++ b/src/a.go\n@@ -1,2 +1,3 @@\n package a\n+// TODO: fix the rounding\n func f() {}\n"
+	d, _ := difffilter.Parse(strings.NewReader(text))
+	f := findings.Finding{RuleID: "hygiene/todo", Gate: "hygiene", Rule: "todo", Kind: findings.RuntimeGate, Verdict: "repaired",
+		Level: findings.Warning, Message: "Open an issue instead of a TODO.", Target: "Edit.new_string",
+		Location: &findings.Location{Path: "src/a.go", StartLine: 1}, Placed: findings.PlacedFile,
+		Repair: &findings.Repair{Before: "// TODO: fix the rounding", After: "// Rounding: see issue 12."},
+		Call:   &findings.Call{Runtime: "claude-code", Tool: "Edit", FilePath: "src/a.go"}}
+	items := FromFindings([]findings.Finding{f}, nil)
+	if len(items) != 1 || items[0].Edit == nil {
+		t.Fatalf("a runtime Edit repair gave no edit: %+v", items)
+	}
+	read := func(content string) func(string) ([]byte, error) {
+		return func(string) ([]byte, error) { return []byte(content), nil }
+	}
+	p := Make(items, nil, Options{Mode: Suggestions, Diff: d, ReadFile: read("package a\n// TODO: fix the rounding\nfunc f() {}\n")})
+	if len(p.Comments) != 1 || p.Comments[0].Line != 2 || !strings.Contains(p.Comments[0].Body, "```suggestion\n// Rounding: see issue 12.\n```") {
+		t.Fatalf("comments %+v, want a suggestion on line 2", p.Comments)
+	}
+	if p := Make(items, nil, Options{Mode: Suggestions, Diff: d, ReadFile: read("package a\n// Rounding: see issue 12.\nfunc f() {}\n")}); len(p.Comments) != 0 {
+		t.Errorf("the repair already stands, yet %d comments", len(p.Comments))
+	}
+	if p := Make(items, nil, Options{Mode: Suggestions, Diff: d, ReadFile: read("// TODO: fix the rounding\n\nfunc f() {}\n")}); len(p.Comments) != 0 || p.OffDiff != 1 {
+		t.Errorf("the text stands on a line the change did not add, yet %d comments (%d off the diff)", len(p.Comments), p.OffDiff)
 	}
 }
