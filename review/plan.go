@@ -214,7 +214,7 @@ func (p Plan) Body() string {
 	s := "agc-sarif: " + p.Counts() + " from the gates' findings on this change."
 	if p.Over > 0 {
 		s += fmt.Sprintf("\n\n%s not posted: a review holds at most %d comments, heaviest first. "+
-			"Every finding is in the annotations, the job summary and the SARIF file.",
+			"Every finding is in the job summary and the SARIF file.",
 			plural(p.Over, "more comment is", "more comments are"), len(p.Comments))
 	}
 	return s

@@ -363,6 +363,12 @@ func TestMultiLineAndFences(t *testing.T) {
 	if !strings.Contains(c.Body, "\n````suggestion\n"+after+"\n````\n") {
 		t.Errorf("the suggestion is not fenced by four backticks around exactly the new lines:\n%s", c.Body)
 	}
+	// GitHub takes the range: both lines in one hunk, start_side with start_line.
+	s, cl := fake(t, text)
+	if _, err := cl.Post(context.Background(), target, p.Request(headSHA)); err != nil {
+		t.Fatal(err)
+	}
+	noViolations(t, s)
 	if got := fence("a ````` b"); got != "``````" {
 		t.Errorf("fence of five backticks: %q", got)
 	}
@@ -411,5 +417,30 @@ func TestRuntimeEditRepair(t *testing.T) {
 	}
 	if p := Make(items, nil, Options{Mode: Suggestions, Diff: d, ReadFile: read("// TODO: fix the rounding\n\nfunc f() {}\n")}); len(p.Comments) != 0 || p.OffDiff != 1 {
 		t.Errorf("the text stands on a line the change did not add, yet %d comments (%d off the diff)", len(p.Comments), p.OffDiff)
+	}
+}
+
+// A body stays under GitHub's 65,536 characters: a suggestion too long for a comment is left
+// out with a sentence saying so, and the comment is still posted.
+func TestBodyLimit(t *testing.T) {
+	text := addedDiff("a.txt", 1)
+	d, _ := difffilter.Parse(strings.NewReader(text))
+	s, c := fake(t, text)
+	long := strings.Repeat("x", MaxBody)
+	it := Item{Key: key(3), Title: "g: r", Message: strings.Repeat("m ", MaxBody), Weight: 3, Path: "a.txt", StartLine: 1,
+		Edit: &Edit{Before: "line 1", After: long}}
+	_, err := Run(context.Background(), c, target, []Item{it}, Options{Mode: Suggestions, Diff: d,
+		ReadFile: func(string) ([]byte, error) { return []byte("line 1\n"), nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noViolations(t, s)
+	rv := s.Reviews()
+	if len(rv) != 1 || len(rv[0].Comments) != 1 {
+		t.Fatalf("%d reviews, want 1 with 1 comment", len(rv))
+	}
+	b := rv[0].Comments[0].Body
+	if len(b) >= MaxBody || strings.Contains(b, "```suggestion") || !strings.Contains(b, "too long for a review comment") || KeyOf(b) != key(3) {
+		t.Errorf("body of %d bytes, suggestion kept or unexplained:\n%.300s", len(b), b)
 	}
 }
