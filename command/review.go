@@ -61,7 +61,7 @@ func actionReview(ctx context.Context, s *actionState) string {
 	switch {
 	case !ok:
 		return notice("the run's event is not a pull request, and the ref input names none")
-	case pr.Fork:
+	case pr.Fork && s.ghc.EventName != "pull_request_target": // pull_request_target's token may write
 		return notice("this pull request comes from a fork, whose token cannot write reviews (post it from a workflow_run job)")
 	case s.in.Token == "":
 		return notice("no token")

@@ -107,6 +107,13 @@ func TestActionReviewForkNotice(t *testing.T) {
 	if r.code != 1 {
 		t.Errorf("exit status %d, want 1 (the judgment's block), as without the review", r.code)
 	}
+	// pull_request_target runs on the base repository's side with a token that may write.
+	vars := reviewVars(t, ws, srv, "event-fork-pull-request.json", "comments")
+	vars["GITHUB_EVENT_NAME"] = "pull_request_target"
+	runActionEnv(t, ws, vars)
+	if len(srv.Reviews()) != 1 {
+		t.Errorf("pull_request_target on a fork's pull request: %d reviews, want 1", len(srv.Reviews()))
+	}
 }
 
 // GitHub refusing (403) is one notice, not a failure.
