@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/internal/secrettest"
 	"github.com/agc-sarif/agc-sarif/upload/fakegh"
 )
 
@@ -198,5 +200,76 @@ func TestReviewDocIsCurrent(t *testing.T) {
 	_, want, _ := strings.Cut(string(script), "-- want.json --\n")
 	if !strings.Contains(string(doc), "```json\n"+want+"```\n") {
 		t.Error("docs/review.md's dry-run request is not review.txtar's want.json")
+	}
+}
+
+// Secrets planted in a reviewer's repairs and messages never reach a request to GitHub: every
+// one-line shape of the corpus, through collect, the action and the review (at most 30 comments a
+// run, so the runs go on until every finding is posted).
+func TestActionReviewPlantedSecrets(t *testing.T) {
+	ws := t.TempDir()
+	var file, diff strings.Builder
+	var fs []map[string]any
+	var secrets []string
+	for i, s := range secrettest.Planted() {
+		if !s.OneLine() {
+			continue
+		}
+		fmt.Fprintf(&file, "x = old%d\n", i)
+		fs = append(fs, map[string]any{"rule": fmt.Sprintf("r%d", i), "message": "Found " + s.Text,
+			"location": map[string]any{"path": "src/app.py", "line": len(fs) + 1},
+			"repair":   map[string]any{"before": fmt.Sprintf("old%d", i), "after": s.Text}})
+		secrets = append(secrets, s.Secret)
+	}
+	fmt.Fprintf(&diff, "diff --git a/src/app.py b/src/app.py\nnew file mode 100644\n--- /dev/null\n+++ b/src/app.py\n@@ -0,0 +1,%d @@\n", len(fs))
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(file.String(), "\n"), "\n") {
+		diff.WriteString("+" + strings.TrimSuffix(l, "\n") + "\n")
+	}
+	block, _ := json.Marshal(map[string]any{"agc": "0.1", "gate": map[string]any{"id": "sec", "kind": "judgment"}, "verdict": "block", "findings": fs})
+	os.MkdirAll(filepath.Join(ws, "src"), 0o755)
+	os.MkdirAll(filepath.Join(ws, "reviews"), 0o755)
+	os.WriteFile(filepath.Join(ws, "src", "app.py"), []byte(file.String()), 0o644)
+	os.WriteFile(filepath.Join(ws, "reviews", "execution.json"), []byte("Review.\n\n```agc\n"+string(block)+"\n```\n"), 0o644)
+	os.Rename(filepath.Join(ws, "reviews", "execution.json"), filepath.Join(ws, "reviews", "review.md"))
+	srv := fakegh.New("octo", "repo", actToken)
+	t.Cleanup(srv.Close)
+	srv.Diffs = map[int]string{7: diff.String()}
+	posted := 0
+	for run := 0; run < 5 && posted < len(fs); run++ {
+		vars := reviewVars(t, ws, srv, "event-pull-request.json", "comments")
+		vars["INPUT_JUDGMENTS"] = "reviews/review.md"
+		r := runActionEnv(t, ws, vars)
+		if r.code != 1 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		posted = len(srv.Comments(7))
+	}
+	if v := srv.Violations(); len(v) > 0 {
+		t.Fatalf("requests broke the API:\n%s", strings.Join(v, "\n"))
+	}
+	if posted != len(fs) || len(srv.Reviews()) < 2 {
+		t.Fatalf("%d of %d findings posted in %d reviews", posted, len(fs), len(srv.Reviews()))
+	}
+	suggested := 0
+	for _, rv := range srv.Reviews() {
+		for _, s := range secrets {
+			if strings.Contains(rv.Raw, s) || strings.Contains(rv.Raw, strings.Trim(fmt.Sprintf("%q", s), `"`)) {
+				t.Errorf("secret %q reached a review request", s)
+			}
+		}
+		for _, c := range rv.Comments {
+			if strings.Contains(c.Body, "```suggestion") {
+				suggested++
+			} else if !strings.Contains(c.Body, "looks like a secret") {
+				t.Errorf("a comment left its suggestion out without saying why:\n%s", c.Body)
+			}
+			if strings.Contains(c.Body, "```suggestion") && strings.Contains(c.Body, "[REDACTED:") {
+				t.Errorf("a suggestion would commit a redaction placeholder:\n%s", c.Body)
+			}
+		}
+	}
+	// Each repair's after text is a planted secret, so no suggestion may be shown.
+	if suggested != 0 {
+		t.Errorf("%d of %d comments kept a suggestion holding a planted secret", suggested, posted)
 	}
 }

@@ -11,6 +11,11 @@ import (
 // MaxBody is GitHub's limit on a comment's body, in characters; bodies stay under it.
 const MaxBody = 65536
 
+// redactedMark starts the placeholder of a redacted secret ("[REDACTED:<rule>]"): a suggestion
+// holding one was redacted where the findings were collected, and committing it would put the
+// placeholder in the code.
+const redactedMark = "[REDACTED:"
+
 // maxMessage caps the gate's message in a comment, in runes.
 const maxMessage = 2000
 
@@ -47,7 +52,7 @@ func commentBody(it Item, sug *Suggestion, red *redact.Redactor) (string, bool) 
 	}
 	text := red.String(sug.Text)
 	switch {
-	case text != sug.Text:
+	case text != sug.Text || strings.Contains(text, redactedMark):
 		return head + "\nThe suggested change is not shown: it holds text that looks like a secret.\n" + tail, false
 	case len(head)+len(tail)+len(text)+64 >= MaxBody:
 		return head + "\nThe suggested change is too long for a review comment; the SARIF file holds it as a fix.\n" + tail, false
