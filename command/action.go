@@ -19,6 +19,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/review"
 	"github.com/agc-sarif/agc-sarif/summary"
 	"github.com/agc-sarif/agc-sarif/upload"
 )
@@ -72,7 +73,8 @@ type actionInputs struct {
 	DiffFilter          difffilter.Mode // which findings annotations and the summary show
 	Base                string          // the diff's base; "" → the pull request's base commit
 	SessionAnchor       anchor.SessionMode
-	Ref, SHA            string // upload target set by the workflow (a workflow_run job); "" → from the run
+	Ref, SHA            string      // upload target set by the workflow (a workflow_run job); "" → from the run
+	PRReview            review.Mode // pull-request review: off, suggestions or comments
 }
 
 func readInputs(gha *githubactions.Action) (actionInputs, error) {
@@ -118,6 +120,9 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	}
 	if in.Ref, in.SHA, err = refInputs(gha); err != nil {
 		return in, err
+	}
+	if in.PRReview, err = review.ParseMode(gha.GetInput("pr-review")); err != nil {
+		return in, fmt.Errorf("input pr-review: %w", err)
 	}
 	in.MaxAnnotations = annotate.DefaultMax
 	if v := gha.GetInput("max-annotations"); v != "" {
@@ -243,6 +248,7 @@ func actionSteps() []actionStep {
 		{"annotate", stepAnnotate},
 		{"upload", stepUpload},
 		{"summary", stepSummary},
+		{"review", stepReview},
 		{"outputs", stepOutputs},
 	}
 }

@@ -89,6 +89,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 			checkCommand(&env),
 			recordCommand(&env),
 			uploadCommand(&env),
+			reviewCommand(&env),
 			actionCommand(&env),
 			schemaCommand(&env),
 			versionCommand(&env),

@@ -41,6 +41,7 @@ var testdataSets = map[string]string{
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",
+	"review":    "whole",
 	"workflows": "not inputs: workflow YAML for the workflow tests",
 }
 

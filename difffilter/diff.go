@@ -111,6 +111,23 @@ func (d *Diff) FirstAdded(p string, start, end int) (int, bool) {
 	return 0, false
 }
 
+// InHunk reports whether every line from start to end of path (repo-relative; end 0 means start)
+// lies on the new side of one hunk: the lines one pull-request review comment may span.
+func (d *Diff) InHunk(p string, start, end int) bool {
+	if d == nil || start < 1 {
+		return false
+	}
+	f, ok := d.files[normalize(p)]
+	if !ok {
+		return false
+	}
+	if end < start {
+		end = start
+	}
+	i := sort.Search(len(f.hunks), func(i int) bool { return f.hunks[i][1] >= start })
+	return i < len(f.hunks) && f.hunks[i][0] <= start && end <= f.hunks[i][1]
+}
+
 // normalize makes a path comparable with the diff's: forward slashes, cleaned, no leading "./".
 func normalize(p string) string {
 	p = strings.ReplaceAll(p, "\\", "/")

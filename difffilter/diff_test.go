@@ -328,3 +328,39 @@ func TestFirstAdded(t *testing.T) {
 		t.Error("a nil diff found an added line")
 	}
 }
+
+// InHunk keeps a range only when all of it is on the new side of one hunk (GitHub refuses a
+// review comment whose start_line and line are in different hunks or outside the diff).
+func TestInHunk(t *testing.T) {
+	diff := "diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n" +
+		"@@ -1,3 +1,4 @@\n a\n+b\n c\n d\n" +
+		"@@ -20,2 +21,3 @@\n x\n+y\n z\n"
+	d, err := Parse(strings.NewReader(diff))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path       string
+		start, end int
+		want       bool
+	}{
+		{"f.py", 2, 0, true},    // the added line
+		{"f.py", 1, 4, true},    // the whole first hunk, context included
+		{"./f.py", 4, 4, true},  // a context line, path as a finding may give it
+		{"f.py", 4, 21, false},  // spans two hunks
+		{"f.py", 5, 5, false},   // between the hunks
+		{"f.py", 21, 23, true},  // the second hunk
+		{"f.py", 23, 24, false}, // runs past the hunk
+		{"f.py", 0, 0, false},
+		{"g.py", 1, 1, false},
+	}
+	for _, tt := range tests {
+		if got := d.InHunk(tt.path, tt.start, tt.end); got != tt.want {
+			t.Errorf("InHunk(%s, %d, %d) = %v, want %v", tt.path, tt.start, tt.end, got, tt.want)
+		}
+	}
+	var none *Diff
+	if none.InHunk("f.py", 1, 1) {
+		t.Error("a nil diff has hunks")
+	}
+}

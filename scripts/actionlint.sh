@@ -4,6 +4,7 @@
 #   .github/workflows/*.yml     the release workflow
 #   testdata/workflows/*.yml    the README's workflows (included in it verbatim)
 #   testdata/action/workflow.yml  the example that uses every input
+#   testdata/review/*.yml       docs/review.md's workflows (included in it verbatim)
 # actionlint checks a local action's inputs (uses: ./…) only inside a project, i.e. a folder with
 # .github/workflows in a git repository, so the workflows, action.yml, setup-record/ and the
 # Dockerfile are copied into a scratch repository of that shape, with this repository's published
@@ -34,7 +35,7 @@ add() { # add FILE: copy a workflow into the scratch project under a unique name
     -e 's#uses: agc-sarif/agc-sarif@v[0-9.]*#uses: ./#' "$1" >"$work/.github/workflows/$name"
   origin[$name]=$1
 }
-for f in .github/workflows/*.yml testdata/workflows/*.yml testdata/action/workflow.yml; do add "$f"; done
+for f in .github/workflows/*.yml testdata/workflows/*.yml testdata/action/workflow.yml testdata/review/*.yml; do add "$f"; done
 status=0
 (cd "$work" && "$bin" -no-color .github/workflows/*.yml) >"$work/out" 2>&1 || status=$?
 # name each finding by the file it came from

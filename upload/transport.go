@@ -124,3 +124,7 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 }
 
 func (b *boundedBody) Close() error { return b.rc.Close() }
+
+// BoundHTTP returns a copy of hc that bounds every response body (MaxResponseBody) and follows
+// redirects only within the origin of the request, for other clients of the same API.
+func BoundHTTP(hc *http.Client) *http.Client { return boundHTTP(hc) }

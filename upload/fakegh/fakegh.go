@@ -1,7 +1,8 @@
 // Package fakegh is a fake GitHub code scanning API for tests: it checks every request the way
 // GitHub documents it (method, path, headers, body fields, gzip+base64 SARIF) and answers from a
 // script (accepted, pending then complete, failed, 403, 404, 413, 429 with Retry-After, 500, a
-// redirect, a body without end).
+// redirect, a body without end). It also serves a pull request's diff and its review API:
+// reviews, review comments listed page by page, replies, and GraphQL minimizeComment.
 // Nothing in it reaches a real GitHub host.
 package fakegh
 
@@ -97,14 +98,25 @@ type Server struct {
 	*httptest.Server
 	Owner, Repo, Token, Prefix string
 	Uploads, Statuses          []Reply
-	// Diffs answer GET /repos/{owner}/{repo}/pulls/{number} with the diff media type, by number.
+	// Diffs answer GET /repos/{owner}/{repo}/pulls/{number} with the diff media type, by number;
+	// a review's comments are checked against them.
 	Diffs map[int]string
+	// ReviewComments are each pull request's review comments, by number: listed, added to by
+	// reviews and replies, minimised through GraphQL.
+	ReviewComments map[int][]ReviewComment
+	// MaxPerPage caps per_page when comments are listed (0: GitHub's 100), to test pagination.
+	MaxPerPage int
+	// ReviewRefuse, when set, answers every review request (list, review, reply, GraphQL).
+	ReviewRefuse *Reply
 
 	mu         sync.Mutex
 	violations []string
 	received   []Upload
 	requests   []string
 	nUp, nSt   int
+	reviews    []Review
+	minimized  []Minimized
+	nextID     int64
 }
 
 // New starts a fake for owner/repo that accepts token; close it with Close.
@@ -126,14 +138,17 @@ func (s *Server) APIURL() string { return s.Server.URL + s.Prefix }
 
 // Report is what the fake saw, as the standalone binary serves it at /_fake/report.
 type Report struct {
-	Requests   []string `json:"requests"`
-	Violations []string `json:"violations"`
-	Uploads    []Upload `json:"uploads"`
+	Requests   []string    `json:"requests"`
+	Violations []string    `json:"violations"`
+	Uploads    []Upload    `json:"uploads"`
+	Reviews    []Review    `json:"reviews,omitempty"`
+	Minimized  []Minimized `json:"minimized,omitempty"`
 }
 
 // Report returns what the fake saw so far.
 func (s *Server) Report() Report {
-	return Report{Requests: s.Requests(), Violations: s.Violations(), Uploads: s.Received()}
+	return Report{Requests: s.Requests(), Violations: s.Violations(), Uploads: s.Received(),
+		Reviews: s.Reviews(), Minimized: s.MinimizedComments()}
 }
 
 // Violations lists every way a request broke GitHub's documented API.
@@ -174,7 +189,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.requests = append(s.requests, r.Method+" "+r.URL.Path)
 	pulls := s.Prefix + "/repos/" + s.Owner + "/" + s.Repo + "/pulls/"
 	if strings.HasPrefix(r.URL.Path, pulls) {
-		s.servePullDiff(w, r, strings.TrimPrefix(r.URL.Path, pulls))
+		if !s.serveReview(w, r, strings.TrimPrefix(r.URL.Path, pulls)) {
+			s.servePullDiff(w, r, strings.TrimPrefix(r.URL.Path, pulls))
+		}
+		return
+	}
+	if r.URL.Path == s.graphQLPath() {
+		s.serveGraphQL(w, r)
 		return
 	}
 	s.checkHeaders(r)
