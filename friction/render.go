@@ -42,16 +42,19 @@ func Markdown(rep Report, limit int) string {
 	fmt.Fprintf(&b, "What the guards and permission prompts cost the agent over %d calls, by pattern, heaviest first (retries, then calls).\n\n", rep.Calls)
 	budget := func(extra int) bool { return limit <= 0 || b.Len()+extra+256 <= limit }
 	left := 0
-	if len(rep.Patterns) > 0 {
-		b.WriteString("| Pattern | Tool | Calls | Rungs | Retries | Turns | Suggested move | Evidence |\n|---|---|--:|---|--:|--:|---|---|\n")
-		for _, p := range rep.Patterns {
-			row := patternRow(p)
-			if !budget(len(row)) {
-				left++
-				continue
-			}
-			b.WriteString(row)
+	const header = "| Pattern | Tool | Calls | Rungs | Retries | Turns | Suggested move | Evidence |\n|---|---|--:|---|--:|--:|---|---|\n"
+	rows := 0
+	for _, p := range rep.Patterns {
+		row := patternRow(p)
+		if rows == 0 {
+			row = header + row // no header without a row: never an empty table
 		}
+		if !budget(len(row)) {
+			left++
+			continue
+		}
+		b.WriteString(row)
+		rows++
 	}
 	if len(rep.Once) > 0 {
 		b.WriteString("\n**Seen once**\n\n")

@@ -194,4 +194,9 @@ func TestReplayMarkdown(t *testing.T) {
 	if len(small) > 700 || !strings.Contains(small, "left out") {
 		t.Errorf("Markdown(700) is %d bytes or does not say what it left out:\n%s", len(small), small)
 	}
+	// a limit that fits no pattern row leaves no table header behind: never an empty table
+	tiny := friction.Markdown(rep, 400)
+	if strings.Contains(tiny, "| Pattern |") || !strings.Contains(tiny, "left out") {
+		t.Errorf("Markdown(400) writes a table with no row, or does not say what it left out:\n%s", tiny)
+	}
 }
