@@ -129,6 +129,15 @@ func reviewerSees(t *testing.T) string {
 	first, _, _ := strings.Cut(string(ann), "\n")
 	var b strings.Builder
 	b.WriteString("\n```text\n" + first + "\n```\n\n")
+	// the same annotation decoded: its title, then the alert text it shares with code scanning
+	props, msg, ok := strings.Cut(strings.TrimPrefix(first, "::error "), "::")
+	_, title, _ := strings.Cut(props, "title=")
+	if !ok || title == "" {
+		t.Fatalf("the first annotation is not an error with a title: %s", first)
+	}
+	decode := strings.NewReplacer("%0A", "\n", "%0D", "", "%3A", ":", "%2C", ",", "%25", "%")
+	b.WriteString("Decoded, as the diff shows it (the alert's message is the same text):\n\n```text\n" +
+		decode.Replace(title) + "\n\n" + decode.Replace(msg) + "\n```\n\nThe job summary:\n\n")
 	lines := strings.Split(string(md), "\n")
 	var keep []string
 	for _, l := range lines {

@@ -78,7 +78,11 @@ func writeSession(b *strings.Builder, fs []findings.Finding, budget int) {
 			break
 		}
 		if i == sessionOpen {
-			fmt.Fprintf(b, "\n<details><summary>%s more</summary>\n\n%s", plural(len(evs)-i, "call", "calls"), header)
+			more := "calls"
+			if len(evs)-i == 1 {
+				more = "call"
+			}
+			fmt.Fprintf(b, "\n<details><summary>%d more %s</summary>\n\n%s", len(evs)-i, more, header)
 		}
 		row := fmt.Sprintf("| %d | %s | %s | %s | %s | %s |\n", i+1, clock(e, len(days) > 1), Cell(clip(e.f.Call.Tool, 30)),
 			Text(clip(callWhat(e.f.Call), 100)), verdictCell(e.f), Text(clip(then(evs, i), 120)))
