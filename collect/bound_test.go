@@ -45,7 +45,7 @@ func rules(res *Result) []string {
 
 // TestBoundKeepsHeaviest: past MaxGroups distinct results, the heaviest are kept (the failing
 // block first, then the repairs, then the most repeated steer) and the rest are counted, in the
-// stderr lines, the SARIF notifications and the set (issue 10 item 6).
+// stderr lines, the SARIF notifications and the set.
 func TestBoundKeepsHeaviest(t *testing.T) {
 	var lines []string
 	for range 5 {

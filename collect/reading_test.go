@@ -30,7 +30,7 @@ func sarifResults(t *testing.T, o outcome) []map[string]any {
 }
 
 // TestCutLineThenReviewerBlock: a line cut inside a string (a writer killed mid-append) must not
-// hide the reviewer's block after it (issue 10 item 1).
+// hide the reviewer's block after it.
 func TestCutLineThenReviewerBlock(t *testing.T) {
 	dir := t.TempDir()
 	cut := `{"agc":"0.1","gate":{"id":"g","kind":"runtime"},"verdict":"steer","findings":[{"rule":"r","message":"cut here ` + strings.Repeat("x", 5000)
@@ -42,7 +42,7 @@ func TestCutLineThenReviewerBlock(t *testing.T) {
 }
 
 // TestJunkHeadThenReviewerBlock: a named file whose first 64 KiB hold nothing recognisable is
-// still read when a later line is an input (issue 10 item 7).
+// still read when a later line is an input.
 func TestJunkHeadThenReviewerBlock(t *testing.T) {
 	dir := t.TempDir()
 	junk := strings.Repeat("junk ", 70<<10/5)
@@ -61,7 +61,7 @@ func TestJunkHeadThenReviewerBlock(t *testing.T) {
 }
 
 // TestAgentFileCannotDowngradeBlock: an agent-written AGC file naming the hook log's event with a
-// steer, read first, must not turn the hook's block into a steer (issue 10 item 10); the finding
+// steer, read first, must not turn the hook's block into a steer; the finding
 // names both files.
 func TestAgentFileCannotDowngradeBlock(t *testing.T) {
 	dir := t.TempDir()
@@ -98,7 +98,7 @@ func TestAgentFileCannotDowngradeBlock(t *testing.T) {
 
 // TestRecorderKilledMidAppend kills the real recorder with SIGKILL while it appends a record of
 // 150 MB of hook output, then records two whole hook runs, one a block, with it: all three
-// records are read and counted, the cut one named by file and line (issue 10 item 1).
+// records are read and counted, the cut one named by file and line.
 func TestRecorderKilledMidAppend(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds agc-record and writes 150 MB")

@@ -157,7 +157,7 @@ func sortedKeys(m map[string]sarifResult) []string {
 	return ks
 }
 
-// TestSessionAnchorReplay is issue 15 on the real session: with the base, every result of an
+// TestSessionAnchorReplay checks session anchoring (docs/sarif.md) on the real session: with the base, every result of an
 // event that touched no file lies on a line the change added, beside the edit its message names,
 // with the hook's line as its related location; an event on a file keeps its place; without a
 // base (or with --session-anchor config) placement is as before; the keys are the same in all.

@@ -118,6 +118,7 @@ func collectCommand(env *Env) *cli.Command {
 			&cli.StringFlag{Name: "base", Usage: "the change's base revision (git diff BASE...HEAD): events that touched no file are anchored beside their session's edits in that diff"},
 			&cli.StringFlag{Name: "session-anchor", Value: string(anchor.SessionEdit), Usage: "with --base, where events that touched no file go: edit (beside the session's nearest edit in the diff) or config (the hook's settings line)"},
 			&cli.StringFlag{Name: "matrix", Usage: "the job's matrix as JSON (${{ toJSON(matrix) }}), appended to the default category"},
+			&cli.StringFlag{Name: "preview", Usage: "also write what the action would show on GitHub into `DIR`: summary.md (the job summary), annotations.txt (the annotations as workflow commands) and agc-results.sarif"},
 			&cli.StringSliceFlag{Name: "level", Usage: "set the SARIF level of a verdict, overriding what --fail-on gives: KEY=LEVEL, KEY one of block, repaired, steer, contract; LEVEL error, warning or note (repeat, or comma list)"},
 		),
 		Action: func(c *cli.Context) error {
@@ -142,6 +143,11 @@ func collectCommand(env *Env) *cli.Command {
 			}
 			if err := writeOutput(env, c.String("output"), res.SARIF); err != nil {
 				return exit(ExitUsage, err)
+			}
+			if dir := c.String("preview"); dir != "" {
+				if err := writePreview(env, dir, res, cfg.FailOn); err != nil {
+					return exit(ExitUsage, err)
+				}
 			}
 			printProblems(env, res)
 			printTable(env.Stderr, res)

@@ -78,7 +78,7 @@ type findingsDigest struct {
 }
 
 // TestFindingsGolden: collect gives the same findings, skips and counts as the code gave when
-// the goldens were written (before the speed work of issue 14), over every testdata input folder
+// the goldens were written (before the speed work recorded in docs/performance.md), over every testdata input folder
 // and a generated corpus of each kind, compared as decoded JSON.
 func TestFindingsGolden(t *testing.T) {
 	root, err := filepath.Abs("..")

@@ -9,12 +9,17 @@ import (
 	"testing"
 )
 
-// The README's workflows are the files in testdata/workflows (which CI lints with actionlint),
-// each included verbatim after a `<!-- workflow: PATH -->` marker; every file is included.
+// The workflows of the README and docs/workflows.md are the files in testdata/workflows (which CI
+// lints with actionlint), each included verbatim after a `<!-- workflow: PATH -->` marker; every
+// file is included in one of them.
 func TestReadmeWorkflowsAreTheLintedFiles(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var readme []byte
+	for _, p := range []string{"README.md", "docs/workflows.md"} {
+		data, err := os.ReadFile(filepath.Join("..", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		readme = append(readme, data...)
 	}
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "workflows", "*.yml"))
 	if err != nil || len(files) == 0 {
@@ -23,6 +28,9 @@ func TestReadmeWorkflowsAreTheLintedFiles(t *testing.T) {
 	included := map[string]string{}
 	marker := regexp.MustCompile("(?s)<!-- workflow: (testdata/workflows/[^ ]+) -->\n```yaml\n(.*?)\n```\n")
 	for _, m := range marker.FindAllStringSubmatch(string(readme), -1) {
+		if prev, ok := included[m[1]]; ok && prev != m[2]+"\n" {
+			t.Errorf("two different copies of %s", m[1])
+		}
 		included[m[1]] = m[2] + "\n"
 	}
 	for _, f := range files {
@@ -34,14 +42,14 @@ func TestReadmeWorkflowsAreTheLintedFiles(t *testing.T) {
 		got, ok := included[name]
 		switch {
 		case !ok:
-			t.Errorf("README.md does not include %s (add <!-- workflow: %s --> and the file in a yaml block)", name, name)
+			t.Errorf("neither README.md nor docs/workflows.md includes %s (add <!-- workflow: %s --> and the file in a yaml block)", name, name)
 		case got != string(want):
-			t.Errorf("README.md's copy of %s differs from the file:\n%s", name, firstDiff(got, string(want)))
+			t.Errorf("the copy of %s in README.md or docs/workflows.md differs from the file:\n%s", name, firstDiff(got, string(want)))
 		}
 		delete(included, name)
 	}
 	for name := range included {
-		t.Errorf("README.md includes %s, which is not in testdata/workflows", name)
+		t.Errorf("README.md or docs/workflows.md includes %s, which is not in testdata/workflows", name)
 	}
 }
 

@@ -135,12 +135,17 @@ func normalize(p string) string {
 	return strings.TrimPrefix(p, "./")
 }
 
-// Load runs git diff in root between the merge base of base and HEAD and HEAD
-// (`git diff base...HEAD`), or between base and the work tree when they have no merge base, and
-// parses it.
+// Load reads the change's diff in root: between the merge base of base and HEAD and HEAD
+// (`git diff base...HEAD`), or, when they have no merge base, between base and the work tree. It
+// runs git when git is on the PATH, and otherwise reads the repository in-process (go-git), as in
+// the action's image, which has no git; there, without a merge base, the diff is base against the
+// HEAD commit. See docs/sarif.md ("The change's diff").
 func Load(ctx context.Context, root, base string) (*Diff, error) {
 	if base == "" || strings.HasPrefix(base, "-") || strings.ContainsAny(base, "\x00\n") {
 		return nil, fmt.Errorf("diff base %q is not a revision", base)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return loadInProcess(ctx, root, base)
 	}
 	rng := base + "...HEAD"
 	if err := exec.CommandContext(ctx, "git", "-C", root, "merge-base", base, "HEAD").Run(); err != nil {
@@ -153,7 +158,10 @@ func Load(ctx context.Context, root, base string) (*Diff, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("git diff %s in %s: %w: %s", rng, root, err, strings.TrimSpace(stderr.String()))
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("git diff %s in %s: %w: %s", rng, root, err, msg)
+		}
+		return nil, fmt.Errorf("git diff %s in %s: %w", rng, root, err)
 	}
 	d, err := Parse(bytes.NewReader(out))
 	if err != nil {

@@ -321,4 +321,9 @@ func TestDocsReport(t *testing.T) {
 	if !strings.Contains(string(doc), strings.TrimRight(md, "\n")+"\n") {
 		t.Errorf("docs/friction.md does not show today's report of the habit replay; it is:\n%s", md)
 	}
+	// a limit that fits no pattern row leaves no table header behind: never an empty table
+	tiny := friction.Markdown(rep, 400)
+	if strings.Contains(tiny, "| Pattern |") || !strings.Contains(tiny, "left out") {
+		t.Errorf("Markdown(400) writes a table with no row, or does not say what it left out:\n%s", tiny)
+	}
 }

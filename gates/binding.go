@@ -8,7 +8,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// Binding is one agent runtime's hook binding (DESIGN §2, §2.1): everything that differs from one
+// Binding is one agent runtime's hook binding (docs/runtimes.md): everything that differs from one
 // runtime to the next. Adding a runtime is one Binding file and one line in bindings.
 type Binding interface {
 	// Runtime is the runtime id, as the recorder's log and findings name it ("codex", …).

@@ -126,7 +126,7 @@ type answerView struct {
 
 // CheckClaudeHook reads a Claude Code hook answer under the PreToolUse / PostToolUse bindings:
 // it finds the AGC responses the answer carries, checks the answer against the binding rules of
-// DESIGN §2, and reports a decision without any AGC response as Unstructured. Other events get
+// docs/runtimes.md, and reports a decision without any AGC response as Unstructured. Other events get
 // only their responses, failures and the event-name check.
 func CheckClaudeHook(a HookAnswer) HookResult {
 	v := view(a)

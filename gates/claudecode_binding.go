@@ -5,7 +5,7 @@ import "encoding/json"
 // RuntimeClaudeCode is Claude Code's runtime id, the default of records that name none.
 const RuntimeClaudeCode = "claude-code"
 
-// claudeCode is the Claude Code binding (DESIGN §2): its tools, its settings files, and
+// claudeCode is the Claude Code binding (docs/runtimes.md): its tools, its settings files, and
 // CheckClaudeHook. This file and claudecode.go are the only places that name them.
 type claudeCode struct{}
 
@@ -15,7 +15,7 @@ func (claudeCode) Events() []string { return []string{"PreToolUse", "PostToolUse
 
 func (claudeCode) CheckHook(a HookAnswer) HookResult { return CheckClaudeHook(a) }
 
-// Checks are the hook checks of DESIGN §2 for Claude Code.
+// Checks are the hook checks of docs/runtimes.md for Claude Code.
 func (claudeCode) Checks() []string {
 	return []string{CheckRepairWithAllow, CheckRepairByExit2, CheckRepairNoInput, CheckRepairNoOutput, CheckBlockLetsThrough,
 		CheckPostBlockNoDecision, CheckPostNoAGC, CheckEventMismatch, CheckHookFailedOpen, CheckAnswerHeavier}

@@ -9,7 +9,7 @@ import (
 // RuntimeCodex is OpenAI Codex CLI's runtime id.
 const RuntimeCodex = "codex"
 
-// codexCLI is the OpenAI Codex CLI binding (DESIGN §2.1): Claude-shaped hooks in
+// codexCLI is the OpenAI Codex CLI binding (docs/runtimes.md): Claude-shaped hooks in
 // .codex/hooks.json, but a repair must be sent with permissionDecision "allow", and "ask",
 // continue:false, invalid JSON and crashes are ignored (the call runs unguarded).
 type codexCLI struct{}

@@ -9,7 +9,7 @@ import (
 // RuntimeCopilot is GitHub Copilot CLI's runtime id.
 const RuntimeCopilot = "copilot-cli"
 
-// copilotCLI is the GitHub Copilot CLI binding (DESIGN §2.1): camelCase hooks in
+// copilotCLI is the GitHub Copilot CLI binding (docs/runtimes.md): camelCase hooks in
 // .github/hooks/*.json; preToolUse answers with top-level permissionDecision,
 // permissionDecisionReason, modifiedArgs (repair) and additionalContext; exit 2 blocks but loses
 // stderr; a crash fails closed; Claude-style hookSpecificOutput is ignored.

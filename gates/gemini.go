@@ -10,7 +10,7 @@ import (
 // RuntimeGemini is Google Gemini CLI's runtime id.
 const RuntimeGemini = "gemini-cli"
 
-// geminiCLI is the Gemini CLI binding (DESIGN §2.1): BeforeTool/AfterTool hooks in
+// geminiCLI is the Gemini CLI binding (docs/runtimes.md): BeforeTool/AfterTool hooks in
 // .gemini/settings.json answering with a top-level decision (deny/block) and reason; a repair is
 // hookSpecificOutput.tool_input, which replaces the arguments; BeforeTool ignores
 // additionalContext; "ask" hangs a headless run; crashes and invalid JSON fail open.

@@ -5,7 +5,7 @@ package hooklog
 import "encoding/json"
 
 // Record is one hook invocation as `agc-sarif record` saw it. Field names are fixed by
-// DESIGN §5; readers ignore fields they do not know. Every field has a Field constant below.
+// docs/inputs.md, "Recording hooks"; readers ignore fields they do not know. Every field has a Field constant below.
 type Record struct {
 	Time    string   `json:"time"`    // RFC 3339 with nanoseconds, when the hook started
 	Runtime string   `json:"runtime"` // "claude-code" unless the input says otherwise

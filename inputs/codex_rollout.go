@@ -15,7 +15,7 @@ import (
 const CodexRollout Format = "codex-rollout"
 
 // codexRolloutReader reads a Codex CLI session rollout (CODEX_HOME/sessions/…/rollout-*.jsonl).
-// It keeps no hook-run record (DESIGN §2.1), so a hook event is read from what the model saw:
+// It keeps no hook-run record (docs/runtimes.md), so a hook event is read from what the model saw:
 // a PreToolUse block as the function_call_output text "Command blocked by PreToolUse hook:
 // <reason>. Command: <cmd>", and additionalContext as a developer message of kind
 // hooks.additional_context, which belongs to the call just made. The recorder's log of the same

@@ -17,7 +17,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, DESIGN §5):
+// hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, docs/inputs.md "Hook log"):
 // one JSON record per hook invocation, whose `input` is the hook's stdin.
 type hookLogReader struct{}
 

@@ -164,7 +164,7 @@ func TestDetectLines(t *testing.T) {
 
 // TestReadersCutLineHidesNothing cuts one line of real stream-json, transcript and hook-log
 // replays inside a string, as a killed writer leaves it, and checks that every finding of the
-// whole file is still read and the cut line is named (issue 10 item 1).
+// whole file is still read and the cut line is named.
 func TestReadersCutLineHidesNothing(t *testing.T) {
 	for _, c := range []struct {
 		file   string

@@ -35,7 +35,7 @@ func (p *pattern) Read(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// streamSize is the stream the memory test passes: issue 10's 200 MB.
+// streamSize is the stream the memory test passes: 200 MB, the size its target was set for.
 const streamSize = 200_000_000
 
 // maxRSS is the peak resident memory the recorder may reach on that stream.

@@ -6,7 +6,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 
-// GitHub's limits for one SARIF upload (DESIGN §4, research sarif.md §2).
+// GitHub's limits for one SARIF upload (docs/sarif.md).
 const (
 	// DefaultMaxResults is how many results a run keeps by default: GitHub keeps only 5,000.
 	DefaultMaxResults = 5000

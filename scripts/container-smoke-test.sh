@@ -3,7 +3,9 @@
 # arguments, GITHUB_ACTIONS=true, inputs as INPUT_<NAME> (hyphens kept), the workspace mounted at
 # /github/workspace — against testdata/action/workspace and a fake code scanning API on the
 # loopback. Checks the exit status, the SARIF, the outputs, the job summary, the annotations and the
-# upload the fake received.
+# upload the fake received. Then a second run, on a two-commit repository with the input base: the
+# image has no git, so the diff is read in-process, and a Bash event of the recorded session must
+# move from the hook's line onto a line the change added (docs/sarif.md, "Beside the session's edits").
 #
 # usage: scripts/container-smoke-test.sh        (from the repository root)
 # env:   SMOKE=path/to/container-smoke (default ../shared/tools/container-smoke, else
@@ -118,8 +120,10 @@ done
 grep -q '^## AGC gates' "$ws/_runner/summary.md" || fail "no job summary"
 grep -q '```mermaid' "$ws/_runner/summary.md" || fail "no pie in the summary"
 # <br> is the summary's own line break inside a table cell or list item (agent text never starts
-# a block); any other tag, or a mention that pings, would come from agent text.
-! sed 's/<br>//g' "$ws/_runner/summary.md" | grep -qE '<[A-Za-z/!]|@[A-Za-z0-9]' || fail "raw HTML or a pinging mention in the summary"
+# a block), <details><summary> its own collapsed full texts; any other tag, or a mention that
+# pings, would come from agent text.
+! sed 's/<br>//g; s/<details><summary>//g; s|</summary>||g; s|</details>||g' "$ws/_runner/summary.md" | grep -qE '<[A-Za-z/!]|@[A-Za-z0-9]' ||
+  fail "raw HTML or a pinging mention in the summary"
 
 # annotations (only those on the pull request's added lines) and the token
 grep -q '^::error .*file=src/app.go,line=5' "$work/stdout" || fail "no error annotation on src/app.go line 5"
@@ -139,5 +143,68 @@ report=$(curl -fsS "$api/_fake/report")
 jq -e '.violations == null or (.violations | length) == 0' <<<"$report" >/dev/null || fail "API violations: $(jq -c .violations <<<"$report")"
 jq -e --arg sha $sha '(.uploads | length) == 1 and .uploads[0].ref == "refs/pull/7/merge" and .uploads[0].commit_sha == $sha
   and .uploads[0].checkout_uri == "file:///github/workspace"' <<<"$report" >/dev/null || fail "upload: $(jq -c '.uploads | map(del(.sarif))' <<<"$report")"
+
+# second run: base on a two-commit repository (the real Claude Code session of
+# testdata/claude/session-anchor), no API: the diff comes from the image alone
+repo=$work/repo
+mkdir -p "$repo/src" "$repo/.claude" "$repo/_runner"
+sa=testdata/claude/session-anchor
+cp $sa/files/src/app.py "$repo/src/app.py"
+cp $sa/files/README.md "$repo/README.md"
+cp $sa/settings.json "$repo/.claude/settings.json"
+printf '_runner/\n' >"$repo/.gitignore"
+g() { GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com \
+  GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com git -C "$repo" "$@"; }
+g init -q -b main && g add -A && g commit -q -m base
+cp $sa/change/src/app.py "$repo/src/app.py"
+cp $sa/change/src/util.py "$repo/src/util.py"
+g add -A && g commit -q -m change
+cp $sa/session.jsonl "$repo/_runner/session.jsonl"
+head2=$(g rev-parse HEAD)
+# the lines of src/app.py the change added, as git itself says
+mapfile -t added < <(g diff -U0 HEAD~1 HEAD -- src/app.py | sed -n 's/^@@ -[0-9,]* +\([0-9]*\)\(,\([0-9]*\)\)\{0,1\} @@.*/\1 \3/p' |
+  while read -r start n; do n=${n:-1}; for ((i = start; i < start + n; i++)); do echo "$i"; done; done)
+((${#added[@]})) || fail "the two-commit repository's change adds no line to src/app.py"
+: >"$repo/_runner/output.txt"
+: >"$repo/_runner/summary.md"
+cp testdata/action/event-push.json "$repo/_runner/event.json"
+set +e
+"$smoke" -t "$tag" -w "$repo" --net none \
+  -e GITHUB_ACTIONS=true \
+  -e GITHUB_OUTPUT=/github/workspace/_runner/output.txt \
+  -e GITHUB_STEP_SUMMARY=/github/workspace/_runner/summary.md \
+  -e GITHUB_EVENT_PATH=/github/workspace/_runner/event.json \
+  -e GITHUB_EVENT_NAME=push \
+  -e GITHUB_REPOSITORY=octo/repo \
+  -e GITHUB_SHA="$head2" \
+  -e GITHUB_REF=refs/heads/main \
+  -e GITHUB_JOB=agc \
+  -e INPUT_PATHS=_runner/session.jsonl \
+  -e INPUT_FAIL-ON=none \
+  -e INPUT_UPLOAD=false \
+  -e INPUT_SARIF-FILE=base.sarif \
+  -e INPUT_DIFF-FILTER=added \
+  -e INPUT_SESSION-ANCHOR=edit \
+  -e INPUT_BASE=HEAD~1 \
+  -- >"$work/base.stdout" 2>"$work/base.stderr"
+status=$?
+set -e
+echo "--- base run stdout"; cat "$work/base.stdout"; echo "--- base run stderr"; cat "$work/base.stderr"; echo "---"
+[[ $status == 0 ]] || fail "base run: exit status $status, want 0 (fail-on none)"
+! grep -q 'executable file not found' "$work/base.stdout" "$work/base.stderr" || fail "base run: the image looked for a git binary"
+! grep -q 'could not read the diff' "$work/base.stdout" || fail "base run: the diff against HEAD~1 could not be read in the image"
+bsarif=$repo/base.sarif
+[[ -s $bsarif ]] || fail "base run: no SARIF"
+# a Bash event (no file of its own) placed beside the session's edit: on src/app.py, on an added line
+moved=$(jq -r '.runs[0].results[] | select(.message.text | test("Anchored beside the agent.s edit of src/app.py"))
+  | .locations[0].physicalLocation | "\(.artifactLocation.uri) \(.region.startLine)"' "$bsarif")
+[[ -n $moved ]] || fail "base run: no result anchored beside the edit of src/app.py: $(jq -c '[.runs[0].results[].locations[0].physicalLocation | [.artifactLocation.uri, .region.startLine]]' "$bsarif")"
+while read -r uri line; do
+  [[ $uri == src/app.py ]] || fail "base run: moved event placed on $uri"
+  printf '%s\n' "${added[@]}" | grep -qx "$line" || fail "base run: moved event on src/app.py:$line, not an added line (${added[*]})"
+done <<<"$moved"
+jq -e '[.runs[0].results[] | select(.message.text | test("Anchored beside")) | .relatedLocations[0].physicalLocation.artifactLocation.uri] | all(. == ".claude/settings.json")' "$bsarif" >/dev/null ||
+  fail "base run: the hook's settings line is not the related location of a moved event"
+echo "container-smoke-test: base HEAD~1 in the image moved $(wc -l <<<"$moved") command event(s) onto added lines: $(tr '\n' ' ' <<<"$moved")"
 
 echo "container-smoke-test: PASS (image $size bytes)"

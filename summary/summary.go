@@ -26,11 +26,14 @@ const maxListed = 20
 // maxFailing bounds the findings listed under "Why this step failed".
 const maxFailing = 100
 
-// maxAlert bounds a finding's alert text under "Why this step failed", in runes, before escaping.
+// maxAlert bounds a finding's full alert text in a group's details, in runes, before escaping.
 const maxAlert = 1200
 
-// maxRowAlert bounds a finding's alert text in a group's table, in runes, before escaping.
-const maxRowAlert = 600
+// maxFailSentence bounds the gate's sentence of a finding under "Why this step failed", in runes.
+const maxFailSentence = 200
+
+// maxRow is the longest table row the summary writes, in bytes: a row is one line a reader scans.
+const maxRow = 400
 
 // Input is what the summary shows.
 type Input struct {
@@ -80,6 +83,7 @@ func Render(in Input) string {
 	for _, g := range groups(in, fs) {
 		writeGroup(&b, in, g, rows, budget)
 	}
+	writeSession(&b, fs, budget)
 	b.WriteString(tail)
 	return capText(b.String(), limit)
 }
@@ -158,8 +162,8 @@ func writeWhyFailed(b *strings.Builder, in Input, fs []findings.Finding, budget 
 	}
 	listed := 0
 	for i, f := range failing {
-		item := fmt.Sprintf("%d. **%s** %s at %s<br>%s\n", i+1, column(f), Text(ruleName(f)), where(in, f),
-			Lines(clip(findings.AlertText(&f), maxAlert)))
+		item := fmt.Sprintf("%d. **%s** %s at %s: %s\n", i+1, column(f), Text(ruleName(f)), where(in, f),
+			Text(clip(findings.FirstSentence(&f), maxFailSentence)))
 		if listed == maxFailing || b.Len()+len(item) > budget/2 {
 			break
 		}
@@ -280,6 +284,8 @@ func groups(in Input, fs []findings.Finding) []group {
 	return []group{change, repo, session}
 }
 
+// writeGroup lists a group's findings as a table of one line each, then their full text in one
+// collapsed details block.
 func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 	if len(g.fs) == 0 {
 		return
@@ -288,19 +294,26 @@ func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 	if g.about != "" {
 		b.WriteString(g.about + "\n\n")
 	}
-	b.WriteString("| Verdict | Rule | Where | Finding | Times |\n|---|---|---|---|--:|\n")
+	b.WriteString("| Verdict | Rule | Where | What the agent did → what the gate did | Times |\n|---|---|---|---|--:|\n")
+	var full strings.Builder
 	shown := 0
 	for _, f := range g.fs {
 		if shown == rows {
 			break
 		}
-		row := fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Cell(ruleName(f)), where(in, f),
-			Lines(clip(findings.AlertText(&f), maxRowAlert)), count(f))
-		if b.Len()+len(row) > budget {
+		row := findingRow(in, f)
+		item := fmt.Sprintf("%d. **%s** %s at %s<br>%s\n", shown+1, column(f), Text(ruleName(f)), where(in, f),
+			Lines(clip(findings.AlertText(&f), maxAlert)))
+		if b.Len()+len(row)+full.Len()+len(item) > budget {
 			break
 		}
 		b.WriteString(row)
+		full.WriteString(item)
 		shown++
+	}
+	if shown > 0 {
+		fmt.Fprintf(b, "\n<details><summary>Full text of %s</summary>\n\n%s\n</details>\n",
+			map[bool]string{true: "this finding", false: fmt.Sprintf("these %d findings", shown)}[shown == 1], full.String())
 	}
 	if n := len(g.fs) - shown; n > 0 {
 		events := 0
@@ -311,6 +324,61 @@ func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 			fmt.Sprint(n), plural(events, "event", "events"))
 	}
 	b.WriteString("\n")
+}
+
+// findingRow is a finding's table row, at most maxRow bytes: the what cell is cut until it fits.
+func findingRow(in Input, f findings.Finding) string {
+	var row string
+	for n := 160; ; n -= 20 {
+		row = fmt.Sprintf("| %s | %s | %s | %s | %d |\n", column(f), Text(clip(ruleName(f), 60)), where(in, f), whatCell(f, n), count(f))
+		if len(row) <= maxRow || n <= 20 {
+			return row
+		}
+	}
+}
+
+// whatCell is "what the agent did → what the gate did" in about n runes, escaped.
+func whatCell(f findings.Finding, n int) string {
+	did := callShort(f.Call, n/2)
+	var gate string
+	switch {
+	case f.Kind == findings.Contract:
+		gate = "contract: " + findings.FirstSentence(&f)
+	case f.Verdict == gates.Repaired && f.Repair != nil:
+		gate = "repaired to " + orEmpty(findings.Clip(f.Repair.After, n/2)) + ": " + findings.FirstSentence(&f)
+	default:
+		gate = string(f.Verdict) + ": " + findings.FirstSentence(&f)
+	}
+	if did == "" {
+		return Text(clip(gate, n))
+	}
+	return Text(clip(did+" → "+gate, n))
+}
+
+// callShort is the tool and its command or file on one line in about n runes, "" without a call.
+func callShort(c *findings.Call, n int) string {
+	if c == nil || (c.Tool == "" && c.Command == "" && c.FilePath == "") {
+		return ""
+	}
+	tool := c.Tool
+	if tool == "" {
+		tool = "call"
+	}
+	what := c.Command
+	if what == "" {
+		what = c.FilePath
+	}
+	if what == "" {
+		return findings.Clip(tool, n)
+	}
+	return findings.Clip(tool, 30) + " " + findings.Clip(what, n)
+}
+
+func orEmpty(s string) string {
+	if s == "" {
+		return "(empty)"
+	}
+	return s
 }
 
 func ruleName(f findings.Finding) string {

@@ -1,6 +1,6 @@
 package corpus
 
-// logRecord is one hook-log line as `agc-sarif record` writes it (DESIGN §5).
+// logRecord is one hook-log line as `agc-sarif record` writes it (docs/inputs.md, "Recording hooks").
 type logRecord struct {
 	Time       string   `json:"time"`
 	Runtime    string   `json:"runtime"`
