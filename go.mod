@@ -2,7 +2,10 @@ module github.com/agc-sarif/agc-sarif
 
 go 1.26.0
 
-require github.com/urfave/cli/v2 v2.27.7
+require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	github.com/urfave/cli/v2 v2.27.7
+)
 
 require (
 	github.com/BurntSushi/toml v1.6.0

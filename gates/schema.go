@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/agc-sarif/agc-sarif/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 //go:embed agc-0.1.schema.json
