@@ -63,13 +63,53 @@ func ownRules() ([]*rule, error) {
 	}
 	out = append(out, &rule{id: "secret-assignment", keywords: words, generic: true, scan: scanAssignments, multiLine: true,
 		check: func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }})
+	// Last, so that where it finds what secret-assignment finds, the older name stays on the marker.
+	out = append(out, &rule{id: "prose-secret", src: proseSecret, re: lazyRegexp(proseSecret), keywords: proseWords,
+		check: secretLooking, generic: true})
 	return out, nil
+}
+
+// proseSecret finds a password, token or key given in prose or a loose note: "the password is
+// …", "Token: …", "KEY = …", "api key: …", "the secret access key for prod was …", in any case.
+// The name may be two words and may be followed by a short "for <something>"; the verb or operator
+// comes next, then the value (quoted, or one bare word). secretLooking keeps ordinary prose ("the
+// token is expired", "the key is in the drawer") as it is.
+const proseSecret = `(?i)(?:\b|\\[nrt])(?:pass(?:word|wd|phrase|code)?|secret|token|key|credentials?|` +
+	`(?:api|access|secret|private|client|auth|master|admin|root|db|database|account|storage|signing|encryption|bot|app)[ \t_.-]?(?:key|secret|token|password|pass)|` +
+	`secret[ \t]+access[ \t]+key|access[ \t]+key[ \t]+secret|client[ \t]+secret[ \t]+value)` +
+	`(?:[ \t]+(?:for|of|on|to)(?:[ \t]+(?:the|our|my|this|that|your|its))?(?:[ \t]+[\w.@:/-]{1,60}){1,2})?` +
+	`(?:[ \t]+(?:is|was|are|were|reads|becomes|now)(?:[ \t]+now)?(?:[ \t]*[:=])?|[ \t]*(?::=|=>|[:=]))[ \t]*` +
+	`(?:\\"([^"\\\n]{4,300})\\"|"([^"\n]{4,300})"|'([^'\n]{4,300})'|\x60([^\x60\n]{4,300})\x60|([^\s"'\x60,;<>(){}\[\]\\]{4,300}))`
+
+// proseWords are the keywords of proseSecret (the ends of its names, lower case).
+var proseWords = []string{"pass", "secret", "token", "key", "credential"}
+
+// secretLooking reports whether a value found after a name in prose looks like a secret rather
+// than a word: not a placeholder, a path or a URL, at least 6 characters without the sentence's
+// closing mark, and holding a digit, a capital after its first letter or a symbol, or at least 16
+// characters.
+func secretLooking(s string) bool {
+	t := strings.TrimRight(s, ".,!?:)")
+	if len(t) < 6 || !notPlaceholder(t) || strings.ContainsAny(t[:1], "/~.") || strings.Contains(t, "://") {
+		return false
+	}
+	if len(t) >= 16 {
+		return true
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= '0' && c <= '9', i > 0 && c >= 'A' && c <= 'Z', strings.IndexByte("!#$%&*+=/_~^|@?", c) >= 0:
+			return true
+		}
+	}
+	return false
 }
 
 // genericOwn are our rules that find secrets by a name or shape rather than a platform format;
 // when one overlaps a platform rule, the platform rule names the redaction.
 var genericOwn = map[string]bool{"url-password": true, "authorization-header": true, "bearer-token": true,
-	"secret-flag": true, "secret-assignment": true}
+	"secret-flag": true, "secret-assignment": true, "prose-secret": true}
 
 // hasDigit reports whether s holds a digit; tokens do, words of prose rarely.
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }
