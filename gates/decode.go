@@ -14,8 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
-	"github.com/agc-sarif/agc-sarif/internal/jsonschema"
-	"github.com/agc-sarif/agc-sarif/internal/jsonschema/kind"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )

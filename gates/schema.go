@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/agc-sarif/agc-sarif/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 //go:embed agc-0.1.schema.json
@@ -44,7 +44,9 @@ func NewValidator() (*Validator, error) {
 
 // defaultValidator returns the validator Decode falls back on, built on first use and never
 // changed afterwards: most responses never need it (fastdecode.go), and a process that meets only
-// valid ones, or none (`agc-sarif record`), never pays for compiling the schema.
+// valid ones, or none (`agc-sarif record`), never pays for compiling the schema. It is the
+// package's one piece of shared state, kept so that Decode needs no Validator argument; callers
+// that want their own use NewValidator and Validator.Decode.
 var defaultValidator = sync.OnceValue(mustValidator)
 
 // mustValidator compiles the embedded schema; failing to is a build defect, so it panics.

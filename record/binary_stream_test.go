@@ -82,7 +82,8 @@ func TestBinaryLargeStreamBoundedMemory(t *testing.T) {
 	}
 }
 
-// TestBinaryReaderGone: the caller closes the recorder's stdout while the hook still writes.
+// TestBinaryReaderGone: the caller closes the recorder's stdout while the hook still writes
+// (TestBinaryReaderGoneBeforeWrite: before it writes).
 // The recorder does not die of SIGPIPE before logging: the hook meets the broken pipe as it
 // would on its own, the recorder ends with the hook's status (128+SIGPIPE) and the record is
 // written.
@@ -98,7 +99,10 @@ func TestBinaryReaderGone(t *testing.T) {
 				t.Errorf("status %v (%v), want %d: the hook's own end", cmd.ProcessState, err, 128+int(syscall.SIGPIPE))
 			}
 			r := lastRecord(t, log)
-			if r.Signal != syscall.SIGPIPE.String() || !strings.HasPrefix(r.Stdout, "ready\nmore\n") {
+			// The record keeps what the hook wrote before the hang-up: its first line at least
+			// (the recorder may see the hang-up before the hook's next line, which then meets the
+			// broken pipe, as it would bare).
+			if r.Signal != syscall.SIGPIPE.String() || !strings.HasPrefix(r.Stdout, "ready\n") {
 				t.Errorf("record signal %q stdout %.30q", r.Signal, r.Stdout)
 			}
 		})

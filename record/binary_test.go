@@ -30,6 +30,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(hookEnv) == "write-after-hangup" {
+		writeAfterHangup()
+	}
 	dir, err := os.MkdirTemp("", "agc-sarif-record-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -42,7 +42,7 @@ func TestWatchExit(t *testing.T) {
 		name  string
 		watch func(int) <-chan struct{}
 	}{
-		{"pidfd", func(pid int) <-chan struct{} { ch, _ := watchExit(pid); return ch }},
+		{"pidfd", func(pid int) <-chan struct{} { ch, _ := watchExit(pid, -1, nil); return ch }},
 		{"waitid", func(pid int) <-chan struct{} {
 			ch := make(chan struct{})
 			go func() { defer close(ch); waitBlocking(pid) }()
@@ -74,7 +74,7 @@ func TestWatchExit(t *testing.T) {
 // watch starts is reported at once, by either watcher, and is still left for the caller to reap.
 func TestWatchExitAfterExit(t *testing.T) {
 	for name, watch := range map[string]func(int) <-chan struct{}{
-		"pidfd": func(pid int) <-chan struct{} { ch, _ := watchExit(pid); return ch },
+		"pidfd": func(pid int) <-chan struct{} { ch, _ := watchExit(pid, -1, nil); return ch },
 		"waitid": func(pid int) <-chan struct{} {
 			ch := make(chan struct{})
 			go func() { defer close(ch); waitBlocking(pid) }()

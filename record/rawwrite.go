@@ -58,3 +58,21 @@ func (w rawWriter) Write(p []byte) (int, error) {
 	}
 	return n, werr
 }
+
+// descriptor returns the descriptor of w when it is an *os.File, else -1. It does not change
+// the file's blocking mode, as os.File.Fd would.
+func descriptor(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return -1
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	if rc.Control(func(u uintptr) { fd = int(u) }) != nil {
+		return -1
+	}
+	return fd
+}

@@ -53,7 +53,7 @@ func run(ctx context.Context, opts Options, now func() time.Time) (o outcome) {
 	}
 	fed := feed(opts.Stdin, outs.stdin, keepIn)
 
-	exited, stop := watchExit(hook.pid)
+	exited, stop := watchExit(hook.pid, descriptor(opts.Stdout), outs.stdout.hangUp)
 	ws := forwardUntilExit(ctx, hook, opts.Signals, exited, &o)
 	stop()
 	o.duration = now().Sub(o.start) // the hook's time, not the wait for unread stdin below

@@ -14,6 +14,10 @@ func FuzzString(f *testing.F) {
 	f.Add("ghp\uFF3Fab12cd34ef56gh78ij90kl12mn34op56qr78 g\u200bh p%5F \\\\u005f")
 	f.Add("echo Z2hwX2FiMTJjZDM0ZWY1NmdoNzhpajkwa2wxMm1uMzRvcDU2cXI3OA== | base64 -d")
 	f.Add("database:\n  password:\n    hunter2hunter2\nmachine h login u password p4ss")
+	f.Add("The password for the db is Xy7#kLm2q. Token: `ab12cd34` KEY = zzQ9xk2LmN, the key is in the drawer")
+	f.Add("https://outlook.office.com/webhook/a-b@c/IncomingWebhook/0123456789abcdef0123456789abcdef/x " +
+		"https://prod-27.westeurope.logic.azure.com:443/workflows/0a1b/triggers/manual/paths/invoke?sv=1.0&sig=abcdefghijklmnop1234")
+	f.Add(`{\\\"client_email\\\": \\\"x@p.iam.gserviceaccount.com\\\",\\n \\\"client_id\\\": \\\"123456789012345678901\\\"}`)
 	r := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
 		out := r.String(s)

@@ -63,13 +63,85 @@ func ownRules() ([]*rule, error) {
 	}
 	out = append(out, &rule{id: "secret-assignment", keywords: words, generic: true, scan: scanAssignments, multiLine: true,
 		check: func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }})
+	// Last, so that where it finds what secret-assignment finds, the older name stays on the marker.
+	out = append(out, &rule{id: "prose-secret", src: proseSecret, re: lazyRegexp(proseSecret), keywords: proseWords,
+		check: secretLooking, generic: true, window: true, follows: proseFollows})
 	return out, nil
+}
+
+// proseSecret finds a password, token or key given in prose or a loose note: "the password is
+// …", "Token: …", "KEY = …", "api key: …", "the secret access key for prod was …", in any case.
+// The name may be two words and may be followed by a short "for <something>"; the verb or operator
+// comes next, then the value (quoted, or one bare word). secretLooking keeps ordinary prose ("the
+// token is expired", "the key is in the drawer") as it is. It is run only on the stretches around
+// its keywords, line by line (it names a line break \x0a: a \n would mark it as a rule that
+// spans lines), and has no counted repetitions (the check bounds the value's length), which
+// would multiply the states the regular expression engine steps through on every byte.
+const proseSecret = `(?i)(?:\b|\\[nrt])(?:pass(?:word|wd|phrase|code)?|secret|token|key|credentials?|` +
+	`(?:api|access|secret|private|client|auth|master|admin|root|db|database|account|storage|signing|encryption|bot|app)[ \t_.-]?(?:key|secret|token|password|pass)|` +
+	`secret[ \t]+access[ \t]+key|access[ \t]+key[ \t]+secret|client[ \t]+secret[ \t]+value)` +
+	`(?:[ \t]+(?:for|of|on|to)(?:[ \t]+(?:the|our|my|this|that|your|its))?[ \t]+[\w.@:/-]+(?:[ \t]+[\w.@:/-]+)?)?` +
+	`(?:[ \t]+(?:is|was|are|were|reads|becomes|now)(?:[ \t]+now)?(?:[ \t]*[:=])?|[ \t]*(?::=|=>|[:=]))[ \t]*` +
+	`(?:\\"([^"\\\x0a]+)\\"|"([^"\x0a]+)"|'([^'\x0a]+)'|\x60([^\x60\x0a]+)\x60|([^\s"'\x60,;<>(){}\[\]\\]+))`
+
+// proseWords are the keywords of proseSecret (the ends of its names, lower case).
+var proseWords = []string{"pass", "secret", "token", "key", "credential"}
+
+// proseVerbs are the words of proseSecret that can stand between a name and its value.
+var proseVerbs = []string{"is", "was", "are", "were", "reads", "becomes", "now"}
+
+// proseFollows reports whether proseSecret can match after a keyword that ends at j: within 80
+// bytes of name characters (a second word of the name, "for the staging db") comes an operator
+// (':' or '=') or one of proseVerbs as a word. It keeps the regular expression off the many
+// stretches where a keyword is only a word of a sentence or a JSON key.
+func proseFollows(s string, j int) bool {
+	word := j
+	for k := j; k < len(s) && k-j <= 80; k++ {
+		c := s[k]
+		if c == ':' || c == '=' {
+			return true
+		}
+		if c != ' ' && c != '\t' && c != '@' && c != '/' && !isNameChar(c) {
+			return false
+		}
+		if c == ' ' || c == '\t' {
+			for _, v := range proseVerbs {
+				if k-word == len(v) && strings.EqualFold(s[word:k], v) {
+					return true
+				}
+			}
+			word = k + 1
+		}
+	}
+	return false
+}
+
+// secretLooking reports whether a value found after a name in prose looks like a secret rather
+// than a word: not a placeholder, a path or a URL, at least 6 characters without the sentence's
+// closing mark, and holding a digit, a capital after its first letter or a symbol, or at least 16
+// characters.
+func secretLooking(s string) bool {
+	t := strings.TrimRight(s, ".,!?:)")
+	if len(t) < 6 || len(t) > 300 || !notPlaceholder(t) || strings.ContainsAny(t[:1], "/~.") || strings.Contains(t, "://") {
+		return false
+	}
+	if len(t) >= 16 {
+		return true
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= '0' && c <= '9', i > 0 && c >= 'A' && c <= 'Z', strings.IndexByte("!#$%&*+=/_~^|@?", c) >= 0:
+			return true
+		}
+	}
+	return false
 }
 
 // genericOwn are our rules that find secrets by a name or shape rather than a platform format;
 // when one overlaps a platform rule, the platform rule names the redaction.
 var genericOwn = map[string]bool{"url-password": true, "authorization-header": true, "bearer-token": true,
-	"secret-flag": true, "secret-assignment": true}
+	"secret-flag": true, "secret-assignment": true, "prose-secret": true}
 
 // hasDigit reports whether s holds a digit; tokens do, words of prose rarely.
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

@@ -241,7 +241,7 @@ func (r *Redactor) find(ru *rule, text, lower string, off int, spans []span) []s
 			}
 			i += from
 			from = i + 1
-			if ru.gate && !operatorFollows(text, i+len(k)) {
+			if ru.gate && !operatorFollows(text, i+len(k)) || ru.follows != nil && !ru.follows(text, i+len(k)) {
 				continue
 			}
 			wins = append(wins, [2]int{max(0, i-windowBefore), min(len(text), i+len(k)+windowAfter)})

@@ -42,6 +42,9 @@ type rule struct {
 	// gate says the keyword must be followed by gitleaks' operator pattern (gateMark) for a
 	// window to be worth searching.
 	gate bool
+	// follows, when set, must hold at the end of a keyword for a window to be worth searching
+	// (as gate does with gitleaks' operator pattern).
+	follows func(s string, j int) bool
 	// scan, when set, replaces re: it returns the secrets' spans in a text and its lower case.
 	scan func(s, lower string) [][2]int
 }

@@ -15,6 +15,7 @@ import (
 func TestDataRules(t *testing.T) {
 	f := secrettest.Fake
 	an := secrettest.Alnum
+	hx := "0123456789abcdef"
 	cases := []struct{ rule, text, secret string }{
 		{"teams-webhook", "https://acme.webhook.office.com/webhookb2/" + f(1, 8, "abcdef0123456789") + "-aaaa-bbbb-cccc-" + f(2, 12, "abcdef0123456789") + "@x/IncomingWebhook/" + f(3, 32, "abcdef0123456789") + "/y", f(3, 32, "abcdef0123456789")},
 		{"discord-webhook", "https://discordapp.com/api/webhooks/12345678901234567/" + f(4, 68, secrettest.URL64), f(4, 68, secrettest.URL64)},
@@ -38,6 +39,15 @@ func TestDataRules(t *testing.T) {
 		{"url-token-user", "https://" + f(24, 32, an) + "@h.example.com/x", f(24, 32, an)},
 		{"aws-secret-key", "ASIA" + f(25, 16, secrettest.Upnum) + ":" + f(26, 40, secrettest.B64), f(26, 40, secrettest.B64)},
 		{"gcp-private-key-id", `private_key_id = "` + f(27, 40, "0123456789abcdef") + `"`, f(27, 40, "0123456789abcdef")},
+		{"teams-webhook", "https://outlook.office.com/webhook/" + f(28, 8, hx) + "-1111-2222-3333-" + f(29, 12, hx) + "@" + f(30, 36, hx) + "/IncomingWebhook/" + f(31, 32, hx) + "/" + f(32, 36, hx), f(31, 32, hx)},
+		{"teams-webhook", "HTTPS://Outlook.Office365.com/webhook/" + f(33, 36, hx) + "/IncomingWebhook/" + f(34, 32, hx), f(34, 32, hx)},
+		{"teams-webhook", "https://contoso.webhook.office.com/webhook/" + f(35, 36, hx) + "@x/IncomingWebhook/" + f(36, 32, hx) + "/" + f(37, 36, hx) + "/V2" + f(38, 40, an), f(36, 32, hx)},
+		{"power-automate-webhook", "https://prod-27.westeurope.logic.azure.com:443/workflows/" + f(39, 32, hx) + "/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=" + f(40, 43, secrettest.URL64), f(39, 32, hx)},
+		{"power-automate-webhook", "https://default" + f(41, 32, hx) + ".0e.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/" + f(42, 32, hx) + "/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=" + f(43, 43, secrettest.URL64), f(43, 43, secrettest.URL64)},
+		{"gcp-private-key-id", `{\"privateKeyId\": \"` + f(44, 40, hx) + `\"}`, f(44, 40, hx)},
+		{"gcp-private-key-id", "projects/p/serviceAccounts/ci@p.iam.gserviceaccount.com/keys/" + f(45, 40, hx), f(45, 40, hx)},
+		{"gcp-service-account-client-id", `"client_email": "ci@p.iam.gserviceaccount.com",` + "\n  " + `"client_id": "` + f(46, 21, "0123456789") + `",`, f(46, 21, "0123456789")},
+		{"gcp-service-account-client-id", `"client_id": "` + f(47, 21, "0123456789") + `",` + "\n" + `"auth_uri": "https://accounts.google.com/o/oauth2/auth"`, f(47, 21, "0123456789")},
 	}
 	var cfg tomlConfig
 	if _, err := toml.Decode(ownTOML, &cfg); err != nil {
@@ -102,9 +112,47 @@ func TestNotSecrets(t *testing.T) {
 		"credentials:\n  - name: x\n",
 		"ZXhhbXBsZSB0ZXh0IHdpdGhvdXQgYW55IHNlY3JldCBpbiBpdA==",
 		"caf\u00e9 na\u00efve r\u00e9sum\u00e9 100% done",
+		"the secret is out and the token is expired",
+		"the key is in the drawer; the password is wrong",
+		"Key: value, Password: hidden",
+		"the api key is stored in ~/.config/app/key.json",
+		"the password is /run/secrets/db",
+		"the token is https://example.com/docs/tokens",
+		"a key = value pair",
+		"export PATH=/usr/local/bin:$PATH PWD=/work/main OLDPWD=/work",
+		"the passcode for the door is printed on the badge",
 	} {
 		if got := r.String(s); got != s {
 			t.Errorf("ordinary text changed:\n  %q\n  %q", s, got)
+		}
+	}
+}
+
+// TestProseSecrets: a password, token or key given in prose or a loose note is hidden, in any
+// case and with any of the verbs and operators people use.
+func TestProseSecrets(t *testing.T) {
+	f, an := secrettest.Fake, secrettest.Alnum
+	r := New(Options{})
+	for i, c := range []struct{ text, secret string }{
+		{"the password is " + f(60, 14, an), f(60, 14, an)},
+		{"THE PASSWORD IS " + f(61, 12, an) + ".", f(61, 12, an)},
+		{"Token: " + f(62, 20, an), f(62, 20, an)},
+		{"token = '" + f(63, 9, an) + "'", f(63, 9, an)},
+		{"KEY = " + f(64, 18, an), f(64, 18, an)},
+		{"Api Key: " + f(65, 24, an), f(65, 24, an)},
+		{"my passwd is " + f(66, 10, an) + "!x", f(66, 10, an)},
+		{"the secret is `" + f(67, 12, an) + "`", f(67, 12, an)},
+		{"The password for the staging db was " + f(68, 11, an) + "#", f(68, 11, an)},
+		{"secret access key is " + f(69, 40, secrettest.B64), f(69, 40, secrettest.B64)},
+		{"the client secret value is " + f(70, 34, an), f(70, 34, an)},
+		{`{"note":"the password is \"` + f(71, 10, an) + `\" for now"}`, f(71, 10, an)},
+		{"Passphrase is now: " + f(72, 16, an), f(72, 16, an)},
+	} {
+		if !strings.Contains(c.text, c.secret) {
+			t.Fatalf("case %d: the secret is not in its text", i)
+		}
+		if got := r.String(c.text); strings.Contains(got, c.secret) || !strings.Contains(got, "[REDACTED:") {
+			t.Errorf("case %d: not hidden: %q -> %q", i, c.text, got)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agc-sarif/agc-sarif/internal/jsonschema"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"

@@ -213,5 +213,63 @@ func more() []Secret {
 	add("git-credential", "tool output", "protocol=https\nhost=github.com\nusername=bot\npassword="+gc+"\n", gc)
 	pg := Fake(111, 18, Alnum)
 	add("env-password", "command", "PGPASSWORD="+pg+" psql -h db -U app -c 'select 1'", pg)
+	return append(c, third()...)
+}
+
+// third are the shapes added in the third round, as classes with several variants each: Teams
+// and Office 365 webhooks of every documented form (connectors old and new, Workflows and Power
+// Automate triggers), passwords and tokens given in prose, and the ids and keys of cloud
+// service-account files given alone.
+func third() []Secret {
+	var c []Secret
+	add := func(cat, where, text, secret string) { c = append(c, Secret{cat, where, text, secret}) }
+	hex, dig := "0123456789abcdef", "0123456789"
+	// Teams / Office 365 connectors: the old outlook.office.com and outlook.office365.com hosts, and
+	// the tenant host with /webhook/ as well as /webhookb2/.
+	t1 := Fake(120, 32, hex)
+	add("teams-webhook", "tool input", `{"command":"curl -H 'Content-Type: application/json' -d @card.json https://outlook.office.com/webhook/`+uuid(121)+"@"+uuid(126)+"/IncomingWebhook/"+t1+"/"+uuid(131)+`"}`, t1)
+	t2 := Fake(136, 32, hex)
+	add("teams-webhook", "message", "Notify https://outlook.office365.com/webhook/"+uuid(137)+"@"+uuid(142)+"/IncomingWebhook/"+t2+"/"+uuid(147)+" on failure.", t2)
+	t3 := Fake(152, 32, hex)
+	add("teams-webhook", "tool output", "TEAMS_URL=https://fabrikam.webhook.office.com/webhookb2/"+uuid(153)+"@"+uuid(158)+"/IncomingWebhook/"+t3+"/"+uuid(163)+"/V2"+Fake(168, 40, Alnum), t3)
+	// Teams Workflows / Power Automate HTTP triggers, Logic Apps and Power Platform hosts.
+	w1 := Fake(170, 43, URL64)
+	add("power-automate-webhook", "command", "curl -X POST 'https://prod-31.westus.logic.azure.com:443/workflows/"+Fake(171, 32, hex)+"/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig="+w1+"' -d @card.json", w1)
+	w2 := Fake(172, 32, hex)
+	add("power-automate-webhook", "tool output", "webhook: https://prod2-04.northeurope.logic.azure.com/workflows/"+w2+"/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig="+Fake(173, 43, URL64), w2)
+	w3 := Fake(174, 43, URL64)
+	add("power-automate-webhook", "message", "Post the card to https://default"+Fake(175, 32, hex)+".0e.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/"+Fake(176, 32, hex)+"/triggers/manual/paths/invoke?api-version=1&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig="+w3, w3)
+	// Passwords and tokens in prose, in any case.
+	p1 := Join(Fake(177, 9, Alnum), "7")
+	add("prose-password", "message", "The password is "+p1+" for the staging box.", p1)
+	p2 := Join(Fake(178, 11, Alnum), "!2")
+	add("prose-password", "tool output", "NOTE: THE DB PASSWORD WAS "+p2, p2)
+	p3 := Fake(179, 28, Alnum)
+	add("prose-token", "tool input", `{"content":"Deploy notes\n\nToken: `+p3+`\n"}`, p3)
+	p4 := Fake(180, 20, Alnum)
+	add("prose-key", "command", "echo 'api key: "+p4+"' >> notes.txt", p4)
+	p5 := Join(Fake(181, 12, Alnum), "9")
+	add("prose-key", "message", "Use KEY = "+p5+" when the guard asks.", p5)
+	p6 := Join(Fake(182, 10, Alnum), "#1")
+	add("prose-password", "tool output", "my passwd is "+p6, p6)
+	// Cloud service-account files given alone: the GCP key id in JSON (also escaped inside JSON
+	// and camel-case), a key's resource name, the client id beside the client email, an Azure
+	// client secret, an AWS secret access key in the JSON of create-access-key.
+	g1 := Fake(183, 40, hex)
+	add("gcp-private-key-id", "tool output", `{"stdout":"{\n  \"private_key_id\": \"`+g1+`\",\n  \"type\": \"service_account\"\n}"}`, g1)
+	g2 := Fake(184, 40, hex)
+	add("gcp-private-key-id", "message", `the key file had "privateKeyId": "`+g2+`" in it`, g2)
+	g3 := Fake(185, 40, hex)
+	add("gcp-key-name", "tool output", "deleted key projects/p/serviceAccounts/ci@p.iam.gserviceaccount.com/keys/"+g3, g3)
+	g4 := Fake(186, 21, dig)
+	add("gcp-client-id", "tool input", `{"file_path":"/r/sa.json","content":"{\n  \"client_email\": \"ci@p.iam.gserviceaccount.com\",\n  \"client_id\": \"`+g4+`\",\n  \"auth_uri\": \"https://accounts.google.com/o/oauth2/auth\"\n}"}`, g4)
+	az := Join(Fake(187, 3, Alnum), "8Q~", Fake(188, 34, Alnum))
+	add("azure-client-secret", "tool output", `{"appId":"`+uuid(189)+`","secretText":"`+az+`"}`, az)
+	az2 := Join(Fake(194, 3, Alnum), "8Q~", Fake(195, 34, Alnum))
+	add("azure-client-secret", "message", "rotate "+az2+" today", az2)
+	ak := Fake(196, 40, B64)
+	add("aws-secret-alone", "tool output", `{"AccessKey": {"UserName": "ci", "Status": "Active", "SecretAccessKey": "`+ak+`"}}`, ak)
+	ak2 := Fake(197, 40, B64)
+	add("aws-secret-alone", "message", "the aws secret access key is "+ak2, ak2)
 	return c
 }
