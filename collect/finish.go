@@ -159,6 +159,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 	red.Set(res.Set)
 	res.Missing = red.Strings(res.Missing)
 	res.Files.Unreadable = red.Strings(res.Files.Unreadable)
+	res.Unrecognised, res.Warnings, res.Notices = red.Strings(res.Unrecognised), red.Strings(res.Warnings), red.Strings(res.Notices)
 
 	log, err := sarif.Build(fs, sarif.Options{
 		ToolName:            "agc-sarif",
@@ -275,6 +276,9 @@ func notifications(res *Result) []sarif.Notification {
 		ns = append(ns, sarif.Notification{Level: "error", Message: m})
 	}
 	for _, m := range res.Files.Unreadable {
+		ns = append(ns, sarif.Notification{Level: "error", Message: m})
+	}
+	for _, m := range res.Unrecognised {
 		ns = append(ns, sarif.Notification{Level: "error", Message: m})
 	}
 	for _, p := range res.Set.Problems {

@@ -21,6 +21,7 @@ func collectFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
 		&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
 		&cli.IntFlag{Name: "jobs", Usage: "files, or chunks of one big hook log, read at once", DefaultText: "number of CPUs"},
+		&cli.StringFlag{Name: "if-no-files-found", Value: collect.NoFilesWarn, Usage: "what a glob or folder that matches no file means: warn, error (exit status 2) or ignore"},
 		&cli.GenericFlag{Name: "judgment", Value: &pathList{}, Usage: "a reviewing agent's output (`PATH`: file, folder or glob; repeatable), read fail-closed whatever its format: no final message ending in one agc block is a breach"},
 	}
 }
@@ -90,7 +91,13 @@ func configFrom(c *cli.Context, env *Env) (collect.Config, error) {
 	if err := checkLimits(c); err != nil {
 		return collect.Config{}, err
 	}
+	noFiles, err := collect.ParseIfNoFilesFound(c.String("if-no-files-found"))
+	if err != nil {
+		return collect.Config{}, usageErrorf("%s: --%v", c.Command.Name, err)
+	}
 	return collect.Config{
+		IfNoFilesFound:      noFiles,
+		Stdin:               env.Stdin,
 		Paths:               c.Args().Slice(),
 		Judgments:           judgments,
 		Format:              format,
@@ -172,8 +179,14 @@ func printProblems(env *Env, res *collect.Result) {
 	for _, m := range res.Files.Unreadable {
 		fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", m)
 	}
+	for _, m := range res.Unrecognised {
+		fmt.Fprintf(env.Stderr, "agc-sarif: error: %s\n", m)
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "agc-sarif: warning: %s\n", w)
+	}
+	for _, n := range res.Notices {
+		fmt.Fprintf(env.Stderr, "agc-sarif: notice: %s\n", n)
 	}
 	const most = 50
 	for i, p := range res.Set.Problems {
