@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/sethvargo/go-githubactions"
@@ -189,6 +190,22 @@ func Message(f findings.Finding) string {
 		msg = msg[:cut] + "…"
 	}
 	return visible.String(msg)
+}
+
+// Line is a finding that fails the step on one line of text, "file:line: rule: message", where
+// file, line and message are those of its annotation (Message), so that a log read without the
+// annotations says the same. A finding placed nowhere is named by its input's file and line.
+func Line(f findings.Finding) string {
+	where := f.Source.File
+	line := f.Source.Line
+	if loc := f.Location; loc != nil && loc.Path != "" {
+		where, line = loc.Path, loc.StartLine
+	}
+	if line > 0 {
+		where += ":" + strconv.Itoa(line)
+	}
+	msg := strings.Join(strings.Fields(Message(f)), " ") // one line: the annotation's text, its breaks as spaces
+	return visible.String(where) + ": " + Title(f, false) + ": " + msg
 }
 
 // safeWriter drops write errors, so that go-githubactions (which panics when its writer fails)

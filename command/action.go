@@ -286,7 +286,7 @@ func runAction(ctx context.Context, env *Env) error {
 	if s.up.fatal != nil {
 		return exit(ExitUsage, s.up.fatal)
 	}
-	return statusOf(s.res)
+	return statusOf(s.env, s.res, s.in.FailOn)
 }
 
 // stepCollect reads the inputs, writes the SARIF file and reports problems on stderr.

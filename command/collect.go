@@ -8,7 +8,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agc-sarif/agc-sarif/anchor"
+	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
@@ -152,7 +154,7 @@ func collectCommand(env *Env) *cli.Command {
 			}
 			printProblems(env, res)
 			printTable(env.Stderr, res)
-			return statusOf(res)
+			return statusOf(env, res, cfg.FailOn)
 		},
 	}
 }
@@ -202,8 +204,9 @@ func printProblems(env *Env, res *collect.Result) {
 }
 
 // statusOf maps a result to the exit status: 2 when a named input could not be read, 1 when a
-// --fail-on outcome was found, else 0. Outputs are written before this is called.
-func statusOf(res *collect.Result) error {
+// --fail-on outcome was found, else 0. Outputs are written before this is called. With exit
+// status 1, stderr ends with the findings that decide it (printFailing).
+func statusOf(env *Env, res *collect.Result, failOn []collect.Outcome) error {
 	if res.Unreadable() {
 		return exit(ExitUsage, nil)
 	}
@@ -212,7 +215,32 @@ func statusOf(res *collect.Result) error {
 		for _, o := range res.Failed {
 			names = append(names, string(o))
 		}
-		return exit(ExitFail, fmt.Errorf("failing on: %s", strings.Join(names, ", ")))
+		printFailing(env, res.Findings, failOn, strings.Join(names, ", "))
+		return exit(ExitFail, nil)
 	}
 	return nil
+}
+
+// maxFailingLines is how many failing findings the end of stderr names; the rest are counted.
+const maxFailingLines = 20
+
+// printFailing ends stderr with the findings that decide exit status 1, heaviest first, one
+// line each with the text of their annotation: at most maxFailingLines, then how many more.
+func printFailing(env *Env, fs []findings.Finding, failOn []collect.Outcome, outcomes string) {
+	var failing []findings.Finding
+	for i := range fs {
+		if collect.Fails(failOn, &fs[i]) {
+			failing = append(failing, fs[i])
+		}
+	}
+	findings.SortHeaviest(failing)
+	w := env.Stderr
+	fmt.Fprintf(w, "agc-sarif: failing on: %s, because of %s:\n", outcomes, plural(len(failing), "finding", "findings"))
+	for i, f := range failing {
+		if i == maxFailingLines {
+			fmt.Fprintf(w, "… and %s (all are in the SARIF file)\n", plural(len(failing)-maxFailingLines, "more finding", "more findings"))
+			break
+		}
+		fmt.Fprintf(w, "%s\n", annotate.Line(f))
+	}
 }
