@@ -4,6 +4,8 @@
 package annotate
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"fmt"
 	"io"
 	"strconv"
@@ -131,8 +133,9 @@ func writeRest(gha *githubactions.Action, rest []findings.Finding, opts Options,
 	}
 	if n := st.LeftOut[findings.Error] + st.LeftOut[findings.Warning] + st.LeftOut[findings.Note]; n > 0 {
 		gha.WithFieldsMap(map[string]string{"title": "agc-sarif"}).Noticef("%s",
-			fmt.Sprintf("%d more findings are not annotated here (%d errors, %d warnings, %d notes); all of them are in %s and the job summary.",
-				n, st.LeftOut[findings.Error], st.LeftOut[findings.Warning], st.LeftOut[findings.Note], where(opts)))
+			fmt.Sprintf("%s not annotated here (%s, %s, %s); all of them are in %s and the job summary.",
+				plural.N(n, "more finding is", "more findings are"), plural.N(st.LeftOut[findings.Error], "error", "errors"),
+				plural.N(st.LeftOut[findings.Warning], "warning", "warnings"), plural.N(st.LeftOut[findings.Note], "note", "notes"), where(opts)))
 	}
 }
 

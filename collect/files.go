@@ -216,6 +216,14 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+// noneOf words that none of a folder's n files is read: "its one file is not", "none of its 3 files is".
+func noneOf(n int) string {
+	if n == 1 {
+		return "its one file is not"
+	}
+	return fmt.Sprintf("none of its %d files is", n)
+}
+
 // folderWarnings names each folder the user gave in which no file was read as an input: an
 // empty folder, or one whose files no reader recognised, is almost always a wrong path.
 // read[i] tells whether ex.Files[i] was read by a reader.
@@ -229,7 +237,7 @@ func folderWarnings(ex expansion, read []bool) []string {
 		switch {
 		case used, len(fo.Files) == 0: // an empty folder is one of ex.NoFiles
 		default:
-			out = append(out, fmt.Sprintf("%s: none of its %d files is a recognised input (hook log, transcript, stream-json, AGC JSON, or a judgment named with its path)", fo.Name, len(fo.Files)))
+			out = append(out, fmt.Sprintf("%s: %s a recognised input (hook log, transcript, stream-json, AGC JSON, or a judgment named with its path)", fo.Name, noneOf(len(fo.Files))))
 		}
 	}
 	return out

@@ -1,6 +1,8 @@
 package collect
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -285,10 +287,11 @@ func notifications(res *Result) []sarif.Notification {
 		ns = append(ns, sarif.Notification{Level: "warning", Message: p.Message, File: p.Source.File, Line: p.Source.Line})
 	}
 	for _, r := range res.Set.SkipReasons() {
-		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%d records skipped: %s", res.Set.Skips[r], r)})
+		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%s skipped: %s", plural.N(res.Set.Skips[r], "record", "records"), r)})
 	}
 	if res.Set.Duplicates > 0 {
-		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%d findings were the same event as one read from another record, and are kept once", res.Set.Duplicates)})
+		ns = append(ns, sarif.Notification{Level: "note", Message: plural.N(res.Set.Duplicates, "finding was the same event as one read from another record, and is kept once",
+			"findings were the same event as one read from another record, and are kept once")})
 	}
 	return ns
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	words "github.com/agc-sarif/agc-sarif/internal/plural"
 	"github.com/agc-sarif/agc-sarif/redact"
 )
 
@@ -212,9 +213,4 @@ func lineSuffix(n int) string {
 	return fmt.Sprintf(":%d", n)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return words.N(n, one, many) }

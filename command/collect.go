@@ -1,6 +1,8 @@
 package command
 
 import (
+	words "github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"fmt"
 	"os"
 	"strings"
@@ -193,7 +195,7 @@ func printProblems(env *Env, res *collect.Result) {
 	const most = 50
 	for i, p := range res.Set.Problems {
 		if i == most {
-			fmt.Fprintf(env.Stderr, "agc-sarif: … and %d more problems (all are notifications in the SARIF)\n", len(res.Set.Problems)-most)
+			fmt.Fprintf(env.Stderr, "agc-sarif: … and %s (all are notifications in the SARIF)\n", words.N(len(res.Set.Problems)-most, "more problem", "more problems"))
 			break
 		}
 		fmt.Fprintf(env.Stderr, "%s\n", p)

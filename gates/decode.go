@@ -1,6 +1,8 @@
 package gates
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -423,12 +425,20 @@ func listBreaches(data []byte, cs []cause) []Breach {
 	}
 	if more > 0 {
 		out = append(out, Breach{Check: CheckSchema,
-			Message: fmt.Sprintf("%d more schema errors in this response are not listed", more)})
+			Message: fmt.Sprintf("%s in this response %s not listed", plural.N(more, "more schema error", "more schema errors"), isAre(more))})
 	}
 	for i, l := range linesAt(data, offs) {
 		out[i].Line = l
 	}
 	return out
+}
+
+// isAre is the verb after a count of n.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // validationError is the schema library's error type.
