@@ -15,7 +15,7 @@ ARG TARGETARCH
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
     CGO_ENABLED=0 GOOS=$TARGETOS GOARCH=$TARGETARCH \
-    go build -trimpath -tags urfave_cli_no_docs -ldflags "-s -w -X github.com/agc-sarif/agc-sarif/command.Version=${VERSION}" \
+    go build -trimpath -tags urfave_cli_no_docs -ldflags "-s -w -X github.com/agc-sarif/agc-sarif/internal/version.Version=${VERSION}" \
     -o /agc-sarif ./cmd/agc-sarif
 
 FROM gcr.io/distroless/static-debian12

@@ -9,9 +9,7 @@ package anchor
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -65,6 +63,10 @@ type Anchorer struct {
 	edits    sessionEdits        // where each session's edits stand in the diff
 	countBuf []byte              // the buffer files are counted through (under mu)
 
+	// trackedFiles are the files git tracks at the root, listed the first time a place is
+	// checked; nil when the root is not a git repository.
+	trackedFiles func() map[string]struct{}
+
 	// fallbackRel is fallbackFile's answer, looked up the first time a finding needs it: it
 	// cannot change during a run, and looking it up again cost every finding placed there.
 	fallbackRel func() string
@@ -97,6 +99,7 @@ func New(opts Options) (*Anchorer, error) {
 			exact = append(exact, filepath.ToSlash(r))
 		}
 	}
+	a.trackedFiles = sync.OnceValue(func() map[string]struct{} { return gitTracked(root) })
 	a.exact = uniqueLongestFirst(exact)
 	for _, d := range opts.ProjectDirs {
 		if d = slash(strings.TrimSpace(d)); isAbs(d) {
@@ -269,6 +272,8 @@ func (a *Anchorer) inRepo(f *findings.Finding, p, cwd, kind, noun string, why *[
 	case !ok:
 		f.Message = refused(f.Message, kind, p)
 		*why = append(*why, noun+" lies outside the repository")
+	case a.untracked(rel):
+		*why = append(*why, fmt.Sprintf("%s, %s, is not tracked in the commit", noun, rel))
 	case !a.isFile(rel):
 		*why = append(*why, fmt.Sprintf("%s, %s, is not a file in the checkout", noun, rel))
 	default:
@@ -473,8 +478,9 @@ func (a *Anchorer) lookupFallback() string {
 	return "README.md"
 }
 
-// firstTracked is the first file git tracks (in git's order), or, without git, the first
-// regular file found walking the root in lexical order; looked up once.
+// firstTracked is the first file git tracks (in git's order); without git, none, since a file
+// found in a folder may be anything (a binary, a build output): the chain ends at README.md.
+// Looked up once.
 func (a *Anchorer) firstTracked() string {
 	a.mu.Lock()
 	t := a.tracked
@@ -493,34 +499,9 @@ func (a *Anchorer) firstTracked() string {
 				break
 			}
 		}
-	} else {
-		found = a.walkFirst()
 	}
 	a.mu.Lock()
 	a.tracked = &found
 	a.mu.Unlock()
-	return found
-}
-
-// walkFirst finds the first regular file under the root in lexical order, outside .git.
-func (a *Anchorer) walkFirst() string {
-	found := ""
-	stop := fmt.Errorf("found")
-	_ = filepath.WalkDir(a.root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && d.Name() == ".git" {
-			return filepath.SkipDir
-		}
-		if d.Type().IsRegular() {
-			rel, err := filepath.Rel(a.root, p)
-			if err == nil {
-				found = path.Clean(filepath.ToSlash(rel))
-				return stop
-			}
-		}
-		return nil
-	})
 	return found
 }

@@ -300,7 +300,9 @@ func TestFallbackChain(t *testing.T) {
 			Options{Workflow: "octo/repo/.github/workflows/agc.yml@refs/heads/main"}, ".github/workflows/agc.yml"},
 		{"readme", map[string]string{"README.md": "r\n", "a.txt": "a\n"}, false, Options{}, "README.md"},
 		{"first tracked file", map[string]string{"z.txt": "z\n", "b/a.txt": "a\n"}, true, Options{}, "b/a.txt"},
-		{"first file without git", map[string]string{"z.txt": "z\n", "b/a.txt": "a\n"}, false, Options{}, "b/a.txt"},
+		// Without git nothing says which file is the repository's: not any file found (a binary,
+		// a build output), but the documented end of the chain.
+		{"no first file without git", map[string]string{"z.txt": "z\n", "b/a.txt": "a\n"}, false, Options{}, "README.md"},
 		{"empty repository", nil, true, Options{}, "README.md"},
 	}
 	for _, tt := range tests {
@@ -381,6 +383,7 @@ func TestAnchorManyFindings(t *testing.T) {
 	a := newAnchorer(t, Options{Root: root})
 	big := strings.Repeat("filler line of a large file\n", 200000) + "needle line that was edited\n"
 	writeFile(t, root, "big.txt", big)
+	gitCmd(t, root, "add", "big.txt") // a place must be a file of the commit
 	in := findings.Finding{Kind: findings.RuntimeGate, Call: call("Edit", "", root+"/big.txt",
 		`{"new_string":"needle line that was edited"}`)}
 	for i := 0; i < 10000; i++ {

@@ -2,10 +2,13 @@ package anchor
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -117,8 +120,45 @@ func countReader(r io.Reader, buf []byte) int {
 // exists reports whether rel names something in the checkout.
 func (a *Anchorer) exists(rel string) bool { return a.stat(rel).exists }
 
-// isFile reports whether rel names a regular file in the checkout.
-func (a *Anchorer) isFile(rel string) bool { return a.stat(rel).regular }
+// isFile reports whether rel names a regular file of the commit: in the checkout and, when the
+// root is a git repository, tracked there or added by the change's diff. A result placed on an
+// untracked file (a reviewer's output written in the workspace) would point at a file code
+// scanning and the summary's links do not have.
+func (a *Anchorer) isFile(rel string) bool { return a.stat(rel).regular && a.inCommit(rel) }
+
+// untracked reports whether rel is a regular file of the checkout that the commit does not hold.
+func (a *Anchorer) untracked(rel string) bool { return a.stat(rel).regular && !a.inCommit(rel) }
+
+// inCommit reports whether rel is tracked in the repository at the root (git ls-files) or added
+// by the change's diff; true when the root is not a git repository, where nothing tells.
+func (a *Anchorer) inCommit(rel string) bool {
+	t := a.trackedFiles()
+	if t == nil {
+		return true
+	}
+	if _, ok := t[rel]; ok {
+		return true
+	}
+	return a.diff != nil && a.diff.Has(rel)
+}
+
+// gitTracked lists the files git tracks at root, or nil when root is not in a git repository
+// (or git is not there). Paths are relative to root with forward slashes, as places are.
+func gitTracked(root string) map[string]struct{} {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "-z").Output() // paths relative to root, which may be a subfolder
+	if err != nil {
+		return nil
+	}
+	set := map[string]struct{}{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p != "" {
+			set[p] = struct{}{}
+		}
+	}
+	return set
+}
 
 // countLines counts lines; a last line without a newline counts, an empty text has none.
 func countLines(s string) int {

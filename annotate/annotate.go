@@ -4,9 +4,12 @@
 package annotate
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/sethvargo/go-githubactions"
@@ -130,8 +133,9 @@ func writeRest(gha *githubactions.Action, rest []findings.Finding, opts Options,
 	}
 	if n := st.LeftOut[findings.Error] + st.LeftOut[findings.Warning] + st.LeftOut[findings.Note]; n > 0 {
 		gha.WithFieldsMap(map[string]string{"title": "agc-sarif"}).Noticef("%s",
-			fmt.Sprintf("%d more findings are not annotated here (%d errors, %d warnings, %d notes); all of them are in %s and the job summary.",
-				n, st.LeftOut[findings.Error], st.LeftOut[findings.Warning], st.LeftOut[findings.Note], where(opts)))
+			fmt.Sprintf("%s not annotated here (%s, %s, %s); all of them are in %s and the job summary.",
+				plural.N(n, "more finding is", "more findings are"), plural.N(st.LeftOut[findings.Error], "error", "errors"),
+				plural.N(st.LeftOut[findings.Warning], "warning", "warnings"), plural.N(st.LeftOut[findings.Note], "note", "notes"), where(opts)))
 	}
 }
 
@@ -189,6 +193,22 @@ func Message(f findings.Finding) string {
 		msg = msg[:cut] + "…"
 	}
 	return visible.String(msg)
+}
+
+// Line is a finding that fails the step on one line of text, "file:line: rule: message", where
+// file, line and message are those of its annotation (Message), so that a log read without the
+// annotations says the same. A finding placed nowhere is named by its input's file and line.
+func Line(f findings.Finding) string {
+	where := f.Source.File
+	line := f.Source.Line
+	if loc := f.Location; loc != nil && loc.Path != "" {
+		where, line = loc.Path, loc.StartLine
+	}
+	if line > 0 {
+		where += ":" + strconv.Itoa(line)
+	}
+	msg := strings.Join(strings.Fields(Message(f)), " ") // one line: the annotation's text, its breaks as spaces
+	return visible.String(where) + ": " + Title(f, false) + ": " + msg
 }
 
 // safeWriter drops write errors, so that go-githubactions (which panics when its writer fails)

@@ -48,6 +48,11 @@ type Config struct {
 	// SessionAnchor is where events that touched no file go when there is a base: beside their
 	// session's edit ("edit", the default) or at the hook's settings line ("config").
 	SessionAnchor anchor.SessionMode
+	// IfNoFilesFound is what a glob or folder that matches no file means: warn (""), error or
+	// ignore (NoFilesWarn, …).
+	IfNoFilesFound string
+	// Stdin is read for the argument "-".
+	Stdin io.Reader
 
 	maxWaiting int // events that may wait for the sessions' edits (0: maxWaiting); tests lower it
 }
@@ -64,8 +69,12 @@ type Result struct {
 	Missing  []string  // arguments that matched nothing or could not be read
 	Failed   []Outcome // fail-on outcomes that were found
 	Warnings []string  // named folders in which nothing was read (a likely wrong path)
-	Counts   Counts
-	Diff     *difffilter.Diff // the change's diff used for anchoring; nil without a base
+	// Unrecognised are the files named explicitly in which nothing was recognised (exit 2).
+	Unrecognised []string
+	// Notices are what is said but changes nothing: named files that are empty.
+	Notices []string
+	Counts  Counts
+	Diff    *difffilter.Diff // the change's diff used for anchoring; nil without a base
 }
 
 // Counts are totals over the final findings (counting merged repeats once each).
@@ -74,7 +83,9 @@ type Counts struct {
 }
 
 // Unreadable reports whether some named input could not be read at all (exit status 2).
-func (r *Result) Unreadable() bool { return len(r.Missing) > 0 || len(r.Files.Unreadable) > 0 }
+func (r *Result) Unreadable() bool {
+	return len(r.Missing) > 0 || len(r.Files.Unreadable) > 0 || len(r.Unrecognised) > 0
+}
 
 // Run collects the inputs named in cfg and builds the SARIF log. It returns an error only for a
 // configuration that cannot work (no root, bad category); unreadable inputs are in the Result.
@@ -97,8 +108,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Root: root, Category: category(cfg)}
-	ex := expandInputs(cfg.Dir, cfg.Paths, cfg.Judgments)
-	res.Missing = ex.Missing
+	stdin, cleanup, err := spoolStdin(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	ex := expandFor(cfg, stdin)
+	res.Notices = dropEmpty(&ex)
+	var noFileWarns []string
+	res.Missing, noFileWarns = noFiles(cfg.IfNoFilesFound, ex)
+	res.Missing = append(ex.Missing, res.Missing...)
 	if res.Diff, err = changeDiff(ctx, cfg, root); err != nil {
 		return nil, err
 	}
@@ -114,7 +133,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		opts.Edits, opts.EditsOnly = edits, prepare == nil
 		return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize}, prepare, bound(cfg))
 	})
-	res.Warnings = folderWarnings(ex, res.Files.read)
+	res.Warnings = append(noFileWarns, folderWarnings(ex, res.Files.read)...)
+	res.Unrecognised = unrecognisedNamed(ex, res.Files.read, res.Set)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -18,6 +18,9 @@ type file struct {
 	Path  string // path to open (absolute, or relative to the working folder)
 	Name  string // path as shown in messages (as the user gave it, or found under a folder they gave)
 	Named bool   // named on the command line, or matched by a glob the user gave: always read
+	// Explicit says the user named this very file (not a glob or folder that reached it): one
+	// that is empty is a notice, one in which nothing is recognised is an error (exit 2).
+	Explicit bool
 	// Judgment says the user named the file as a reviewing agent's output (--judgment): read
 	// fail-closed under the judgment binding, whatever its format.
 	Judgment bool
@@ -32,6 +35,9 @@ type expansion struct {
 	Walked int
 	// Folders are the folders the user named, each with the indices in Files of what it holds.
 	Folders []folder
+	// NoFiles are the globs and folders that matched no file, each a message; what they mean
+	// follows Config.IfNoFilesFound.
+	NoFiles []string
 }
 
 // folder is a folder the user named and the files found in it (indices into expansion.Files).
@@ -56,11 +62,14 @@ func expandInputs(dir string, paths, judgments []string) expansion {
 		f.Named, f.Judgment = true, true
 		if i, ok := at[fileKey(f.Path)]; ok {
 			ex.Files[i].Named, ex.Files[i].Judgment = true, true
+			ex.Files[i].Explicit = ex.Files[i].Explicit || f.Explicit
 			continue
 		}
 		ex.Files = append(ex.Files, f)
 	}
 	ex.Missing = append(ex.Missing, js.Missing...)
+	ex.NoFiles = append(ex.NoFiles, js.NoFiles...)
+	ex.Folders = append(ex.Folders, shiftFolders(js, ex.Files)...)
 	ex.Walked += js.Walked
 	return ex
 }
@@ -91,6 +100,7 @@ func expand(dir string, args []string) expansion {
 		ex.Files = append(ex.Files, file{Path: path, Name: name, Named: named})
 		return len(ex.Files) - 1
 	}
+	explicit := func(i int) { ex.Files[i].Named, ex.Files[i].Explicit = true, true }
 	for _, arg := range args {
 		if arg == "" {
 			continue
@@ -107,7 +117,7 @@ func expand(dir string, args []string) expansion {
 					continue
 				}
 				if len(matches) == 0 {
-					ex.Missing = append(ex.Missing, fmt.Sprintf("%s: no file matches", arg))
+					ex.NoFiles = append(ex.NoFiles, fmt.Sprintf("%s: no file matches", arg))
 					continue
 				}
 				sort.Strings(matches)
@@ -123,7 +133,7 @@ func expand(dir string, args []string) expansion {
 			continue
 		}
 		if !info.IsDir() {
-			add(path, display(dir, path, arg), true)
+			explicit(add(path, display(dir, path, arg), true))
 			continue
 		}
 		ex.Folders = append(ex.Folders, folder{Name: display(dir, path, arg)})
@@ -154,8 +164,29 @@ func expand(dir string, args []string) expansion {
 		if err != nil {
 			ex.Missing = append(ex.Missing, fmt.Sprintf("%s: %v", arg, err))
 		}
+		if len(fo.Files) == 0 {
+			ex.NoFiles = append(ex.NoFiles, fmt.Sprintf("%s: the folder holds no files to read", fo.Name))
+		}
 	}
 	return ex
+}
+
+// shiftFolders maps the folders of the judgments' expansion js to indices in files, the merged
+// list, in which js's files were appended or found again.
+func shiftFolders(js expansion, files []file) []folder {
+	at := map[string]int{}
+	for i, f := range files {
+		at[fileKey(f.Path)] = i
+	}
+	var out []folder
+	for _, fo := range js.Folders {
+		g := folder{Name: fo.Name}
+		for _, i := range fo.Files {
+			g.Files = append(g.Files, at[fileKey(js.Files[i].Path)])
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // display names a file relative to the working folder (in Actions, the workspace) when it lies
@@ -185,6 +216,14 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+// noneOf words that none of a folder's n files is read: "its one file is not", "none of its 3 files is".
+func noneOf(n int) string {
+	if n == 1 {
+		return "its one file is not"
+	}
+	return fmt.Sprintf("none of its %d files is", n)
+}
+
 // folderWarnings names each folder the user gave in which no file was read as an input: an
 // empty folder, or one whose files no reader recognised, is almost always a wrong path.
 // read[i] tells whether ex.Files[i] was read by a reader.
@@ -196,11 +235,9 @@ func folderWarnings(ex expansion, read []bool) []string {
 			used = used || (i < len(read) && read[i])
 		}
 		switch {
-		case used:
-		case len(fo.Files) == 0:
-			out = append(out, fmt.Sprintf("%s: the folder holds no files to read", fo.Name))
+		case used, len(fo.Files) == 0: // an empty folder is one of ex.NoFiles
 		default:
-			out = append(out, fmt.Sprintf("%s: none of its %d files is a recognised input (hook log, transcript, stream-json, AGC JSON, or a judgment named with its path)", fo.Name, len(fo.Files)))
+			out = append(out, fmt.Sprintf("%s: %s a recognised input (hook log, transcript, stream-json, AGC JSON, or a judgment named with its path)", fo.Name, noneOf(len(fo.Files))))
 		}
 	}
 	return out

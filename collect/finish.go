@@ -1,6 +1,8 @@
 package collect
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -159,6 +161,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, red *
 	red.Set(res.Set)
 	res.Missing = red.Strings(res.Missing)
 	res.Files.Unreadable = red.Strings(res.Files.Unreadable)
+	res.Unrecognised, res.Warnings, res.Notices = red.Strings(res.Unrecognised), red.Strings(res.Warnings), red.Strings(res.Notices)
 
 	log, err := sarif.Build(fs, sarif.Options{
 		ToolName:            "agc-sarif",
@@ -277,14 +280,18 @@ func notifications(res *Result) []sarif.Notification {
 	for _, m := range res.Files.Unreadable {
 		ns = append(ns, sarif.Notification{Level: "error", Message: m})
 	}
+	for _, m := range res.Unrecognised {
+		ns = append(ns, sarif.Notification{Level: "error", Message: m})
+	}
 	for _, p := range res.Set.Problems {
 		ns = append(ns, sarif.Notification{Level: "warning", Message: p.Message, File: p.Source.File, Line: p.Source.Line})
 	}
 	for _, r := range res.Set.SkipReasons() {
-		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%d records skipped: %s", res.Set.Skips[r], r)})
+		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%s skipped: %s", plural.N(res.Set.Skips[r], "record", "records"), r)})
 	}
 	if res.Set.Duplicates > 0 {
-		ns = append(ns, sarif.Notification{Level: "note", Message: fmt.Sprintf("%d findings were the same event as one read from another record, and are kept once", res.Set.Duplicates)})
+		ns = append(ns, sarif.Notification{Level: "note", Message: plural.N(res.Set.Duplicates, "finding was the same event as one read from another record, and is kept once",
+			"findings were the same event as one read from another record, and are kept once")})
 	}
 	return ns
 }

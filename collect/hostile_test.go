@@ -151,8 +151,8 @@ func TestHostileDeepNesting(t *testing.T) {
 	writeFile(t, dir, "open.json", repeat("[", 10<<20))
 	writeFile(t, dir, "balanced.jsonl", repeat("[", 5<<20), repeat("]", 5<<20), text("\n"+blockResponse+"\n"))
 
-	// Named, auto: no reader recognises it; a problem naming the file, exit 0.
-	collectIn(t, dir, time.Minute, "open.json").expect(t, 0, `open\.json:1: .*not a recognised input`)
+	// Named, auto: no reader recognises it; an error naming the file, exit 2.
+	collectIn(t, dir, time.Minute, "open.json").expect(t, 2, `open\.json:1: .*not a recognised input`)
 	// Forced AGC: the value never closes; named at line 1, the run ends normally.
 	collectIn(t, dir, time.Minute, "--format", "agc", "open.json").expect(t, 0, `open\.json:1: .*(cut short|nest|deep|too long|record limit)`)
 	// Forced AGC, balanced: too deep to be a response; the response on the next line is still
@@ -193,12 +193,12 @@ func TestHostileLongLine(t *testing.T) {
 	}
 }
 
-// TestHostileNUL: a file of NUL bytes named on the command line is not an input: a message, exit 0.
+// TestHostileNUL: a file of NUL bytes named on the command line is not an input: an error, exit 2.
 // Forced through a reader, it is a problem naming file and line, not a crash.
 func TestHostileNUL(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "zeros.jsonl", repeat("\x00", 4<<20))
-	collectIn(t, dir, time.Minute, "zeros.jsonl").expect(t, 0, `zeros\.jsonl:1: .*(binary|NUL)`)
+	collectIn(t, dir, time.Minute, "zeros.jsonl").expect(t, 2, `zeros\.jsonl:1: .*(binary|NUL)`)
 	for _, f := range []string{"agc", "claude-transcript", "stream-json", "hook-log"} {
 		t.Run(f, func(t *testing.T) {
 			o := collectIn(t, dir, time.Minute, "--format", f, "zeros.jsonl")

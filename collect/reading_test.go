@@ -52,12 +52,12 @@ func TestJunkHeadThenReviewerBlock(t *testing.T) {
 	o := collectIn(t, dir, time.Minute, "reviews.jsonl")
 	o.expect(t, 1, `reviews\.jsonl:1: `, `failing on: judgment-block`)
 
-	// Nothing recognisable anywhere: said loudly, naming the file.
+	// Nothing recognisable anywhere: an error naming the file, exit 2.
 	if err := os.WriteFile(filepath.Join(dir, "junk.jsonl"), []byte(junk+"\n"+junk+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	o = collectIn(t, dir, time.Minute, "junk.jsonl")
-	o.expect(t, 0, `junk\.jsonl:1: .*no line of it is an AGC response, hook record`)
+	o.expect(t, 2, `junk\.jsonl:1: .*no line of it is an AGC response, hook record`)
 }
 
 // TestAgentFileCannotDowngradeBlock: an agent-written AGC file naming the hook log's event with a

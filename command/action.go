@@ -57,6 +57,7 @@ func actionCommand(env *Env) *cli.Command {
 type actionInputs struct {
 	Paths               []string
 	Judgments           []string // reviewing agents' outputs, read fail-closed (input judgments)
+	IfNoFilesFound      string   // what a glob or folder matching no file means: warn, error or ignore
 	Format              inputs.Format
 	Category            string
 	FailOn              []collect.Outcome
@@ -87,6 +88,9 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	var err error
 	in.Paths = splitPaths(or(gha.GetInput("paths"), defaultActionPaths))
 	in.Judgments = splitPaths(gha.GetInput("judgments"))
+	if in.IfNoFilesFound, err = collect.ParseIfNoFilesFound(gha.GetInput("if-no-files-found")); err != nil {
+		return in, fmt.Errorf("input %w", err)
+	}
 	if in.Format, err = inputs.ParseFormat(or(gha.GetInput("format"), string(inputs.Auto))); err != nil {
 		return in, fmt.Errorf("input format: %w", err)
 	}
@@ -288,7 +292,7 @@ func runAction(ctx context.Context, env *Env) error {
 	if s.up.fatal != nil {
 		return exit(ExitUsage, s.up.fatal)
 	}
-	return statusOf(s.res)
+	return statusOf(s.env, s.res, s.in.FailOn)
 }
 
 // stepCollect reads the inputs, writes the SARIF file and reports problems on stderr.
@@ -299,7 +303,7 @@ func stepCollect(ctx context.Context, s *actionState) error {
 		Paths: in.Paths, Judgments: in.Judgments, Format: in.Format, Root: in.Root, Category: in.Category,
 		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn, Levels: in.Levels, Matrix: in.Matrix,
 		Dir: s.workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
-		Diff: s.diff.d, SessionAnchor: in.SessionAnchor,
+		Diff: s.diff.d, SessionAnchor: in.SessionAnchor, IfNoFilesFound: in.IfNoFilesFound,
 	})
 	if err != nil {
 		s.gha.Errorf("%s", err.Error())
@@ -322,13 +326,16 @@ func stepCollect(ctx context.Context, s *actionState) error {
 	for _, w := range res.Warnings {
 		s.gha.Warningf("%s", w)
 	}
+	for _, n := range res.Notices {
+		s.gha.Noticef("%s", n)
+	}
 	return nil
 }
 
 // unreadInputs are the inputs that could not be read: those missing, then files that could not
 // be read, in a new slice.
 func unreadInputs(res *collect.Result) []string {
-	return append(append([]string(nil), res.Missing...), res.Files.Unreadable...)
+	return append(append(append([]string(nil), res.Missing...), res.Files.Unreadable...), res.Unrecognised...)
 }
 
 // stepDiff reads the change's diff once, for anchoring events (session-anchor) and filtering.

@@ -51,8 +51,16 @@ func changeFilter(ctx context.Context, gha *githubactions.Action, ghc *githubact
 	if hidden == 0 {
 		return keep, ""
 	}
-	return keep, fmt.Sprintf("Annotations show the %s on lines this change touches (diff-filter %s against %s), and every finding that fails the step; the %d others are listed below and in the SARIF file.",
-		plural(kept, "finding", "findings"), in.DiffFilter, against, hidden)
+	return keep, fmt.Sprintf("Annotations show the %s on lines this change touches (diff-filter %s against %s), and every finding that fails the step; the %s listed below and in the SARIF file.",
+		plural(kept, "finding", "findings"), in.DiffFilter, against, othersAre(hidden))
+}
+
+// othersAre words the findings the annotations leave out: "the other one is", "the 3 others are".
+func othersAre(n int) string {
+	if n == 1 {
+		return "other one is"
+	}
+	return fmt.Sprintf("%d others are", n)
 }
 
 // loadedDiff is the change's diff as read once before collecting, for anchoring and filtering.

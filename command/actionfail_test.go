@@ -40,6 +40,21 @@ func TestActionFailsOutsideDiff(t *testing.T) {
 			t.Errorf("no annotation matching %s:\n%s", want, r.stdout)
 		}
 	}
+	// stderr ends with the same two findings, one line each, in the annotations' words.
+	tail := r.stderr[strings.LastIndex(r.stderr, "agc-sarif: failing on:"):]
+	tail = regexp.MustCompile(`(?m)^::[0-9a-f]{32}::\n?`).ReplaceAllString(tail, "") // the end of the escaped stretch
+	for _, want := range []string{
+		`(?m)^agc-sarif: failing on: judgment-block, contract, because of 2 findings:$`,
+		`(?m)^src/app\.go:5: code-review/sql-injection: User input reaches the query\.`,
+		`(?m)^\.agc/responses\.jsonl:4: agc/verdict-lighter-than-findings: `,
+	} {
+		if !regexp.MustCompile(want).MatchString(tail) {
+			t.Errorf("stderr does not end with a line matching %s:\n%s", want, tail)
+		}
+	}
+	if strings.Count(strings.TrimSpace(tail), "\n") != 2 {
+		t.Errorf("stderr does not end with exactly the two failing findings:\n%s", tail)
+	}
 	if strings.Contains(r.stdout, "title=broken-gate/x") {
 		t.Errorf("a non-failing finding outside the diff is annotated:\n%s", r.stdout)
 	}

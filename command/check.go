@@ -1,92 +1,209 @@
 package command
 
 import (
+	"errors"
 	"fmt"
-	"sort"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	words "github.com/agc-sarif/agc-sarif/internal/plural"
+	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 func checkCommand(env *Env) *cli.Command {
 	return &cli.Command{
-		Name:      "check",
-		Usage:     "human-readable contract report for gate authors; exit 1 on breaches",
+		Name:  "check",
+		Usage: "report every contract breach of a gate's output, for gate authors: exit 0 ok, 1 breaches, 2 nothing read",
+		Description: "Each breach is one line, file:line: level: rule: message, then the fix, in document order.\n" +
+			"\"-\" reads the standard input. With --event, the input is one hook's raw stdout, checked as the\n" +
+			"runtime reads it: guard.sh <input.json | agc-sarif check --event PreToolUse --exit-status $? -\n" +
+			"Exit status: 0 when at least one record was read and nothing breaks the contract, 1 when\n" +
+			"something does, 2 when an input could not be read or nothing was read at all.",
 		ArgsUsage: "PATH...",
-		Flags:     collectFlags(),
+		Flags: append(collectFlags(),
+			&cli.StringFlag{Name: "event", Usage: "read the input as one hook's raw stdout for this hook `EVENT` (PreToolUse, PostToolUse, …)"},
+			&cli.StringFlag{Name: "runtime", Value: gates.RuntimeClaudeCode, Usage: "with --event, the runtime that reads the answer: " + runtimeList()},
+			&cli.IntFlag{Name: "exit-status", Usage: "with --event, the hook's exit status"},
+			&cli.StringFlag{Name: "stderr", Usage: "with --event, a `FILE` holding the hook's stderr"},
+		),
 		Action: func(c *cli.Context) error {
+			if c.IsSet("event") {
+				return checkHookAnswer(c, env)
+			}
+			for _, f := range []string{"runtime", "exit-status", "stderr"} {
+				if c.IsSet(f) {
+					return usageErrorf("check: --%s goes with --event", f)
+				}
+			}
 			cfg, err := configFrom(c, env)
 			if err != nil {
 				return err
 			}
-			res, err := collect.Run(c.Context, cfg)
+			res, err := collect.Check(c.Context, cfg)
 			if err != nil {
 				return exit(ExitUsage, err)
 			}
-			breaches := report(env, res)
-			if res.Unreadable() {
-				return exit(ExitUsage, nil)
-			}
-			if breaches > 0 {
-				return exit(ExitFail, nil)
-			}
-			return nil
+			return exit(report(env, res), nil)
 		},
 	}
 }
 
-// report prints every contract finding as "file:line: rule: message" with the fix, then a
-// one-line verdict, and returns the number of breaches of level error plus unreadable records.
-func report(env *Env, res *collect.Result) int {
+func runtimeList() string {
+	var ids []string
+	for _, b := range gates.Bindings() {
+		ids = append(ids, b.Runtime())
+	}
+	return strings.Join(ids, ", ")
+}
+
+// report prints every breach and unreadable record as "file:line: level: rule: message" with the
+// fix, in document order, then what was passed over and one verdict line, and returns the exit
+// status: 2 when an input could not be read or no record was read, 1 on a breach, else 0.
+func report(env *Env, res *collect.Checked) int {
 	w := env.actionsLog().Stdout() // the report quotes agent text: escaped, wrapped in Actions
-	var contract []findings.Finding
-	for _, f := range res.Findings {
-		if f.Kind == findings.Contract {
-			contract = append(contract, f)
+	errs, breaches := 0, 0
+	for _, l := range res.Lines {
+		if l.Problem != nil {
+			fmt.Fprintf(w, "%s: error: %s\n", l.Problem.Source.File+lineSuffix(l.Problem.Source.Line), l.Problem.Message)
+			errs++
+			breaches++
+			continue
+		}
+		printBreach(w, l.Finding.Source, l.Finding.Severity, l.Finding.RuleID, l.Finding.Message)
+		breaches++
+		if l.Finding.Severity == findings.Error {
+			errs++
 		}
 	}
-	sort.SliceStable(contract, func(i, j int) bool {
-		a, b := contract[i].Source, contract[j].Source
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		return a.Line < b.Line
-	})
-	errors := 0
-	for _, f := range contract {
-		where := f.Source.File
-		if f.Source.Line > 0 {
-			where = fmt.Sprintf("%s:%d", where, f.Source.Line)
-		}
-		fmt.Fprintf(w, "%s: %s: %s: %s\n", where, f.Severity, f.RuleID, f.Message)
-		if c, ok := gates.LookupCheck(f.RuleID); ok {
-			fmt.Fprintf(w, "    fix: %s\n", c.Fix)
-		}
-		if f.Count > 1 {
-			fmt.Fprintf(w, "    (seen %d times)\n", f.Count)
-		}
-		if f.Severity == findings.Error { // the check's own severity, not the output level
-			errors++
-		}
+	for _, m := range append(append(append([]string(nil), res.Missing...), res.Unreadable...), res.Unrecognised...) {
+		fmt.Fprintf(w, "%s\n", withLevel(m, "error"))
 	}
-	for _, p := range res.Set.Problems {
-		fmt.Fprintf(w, "%s: error: %s\n", p.Source.File+lineSuffix(p.Source.Line), p.Message)
-		errors++
+	for _, m := range res.Warnings {
+		fmt.Fprintf(w, "%s\n", withLevel(m, "warning"))
 	}
-	for _, m := range append(append([]string(nil), res.Missing...), res.Files.Unreadable...) {
-		fmt.Fprintf(w, "%s\n", m)
+	for _, m := range res.Notices {
+		fmt.Fprintf(w, "%s\n", withLevel(m, "notice"))
 	}
-	gateFindings := len(res.Findings) - len(contract)
+	read := fmt.Sprintf("%s read (%s, %s)", plural(res.Records, "record", "records"),
+		plural(res.FilesRead, "file", "files"), plural(res.GateFindings, "gate finding", "gate findings"))
 	switch {
-	case errors == 0 && len(contract) == 0:
-		fmt.Fprintf(w, "ok: %d records read, no contract breaches (%d gate findings)\n", res.Set.Records, gateFindings)
-	default:
-		fmt.Fprintf(w, "%s (%d errors) in %d records read (%d gate findings)\n", plural(len(contract)+len(res.Set.Problems), "contract breach", "contract breaches"), errors, res.Set.Records, gateFindings)
+	case res.Failed():
+		fmt.Fprintf(w, "not checked: an input could not be read; %s\n", read)
+		return ExitUsage
+	case breaches > 0:
+		fmt.Fprintf(w, "%s (%s) in %s\n", plural(breaches, "contract breach", "contract breaches"), plural(errs, "error", "errors"), read)
+		if errs == 0 {
+			return ExitOK
+		}
+		return ExitFail
+	case res.Records == 0:
+		fmt.Fprintf(w, "nothing checked: no record was read\n")
+		return ExitUsage
 	}
-	return errors
+	fmt.Fprintf(w, "ok: %s, no contract breaches\n", read)
+	return ExitOK
+}
+
+// withLevel prefixes a "file: message" line's message with its level.
+func withLevel(m, level string) string {
+	if file, msg, ok := strings.Cut(m, ": "); ok {
+		return file + ": " + level + ": " + msg
+	}
+	return level + ": " + m
+}
+
+// printBreach prints one breach and the fix of its check.
+func printBreach(w io.Writer, src findings.Source, level findings.Level, rule, msg string) {
+	fmt.Fprintf(w, "%s: %s: %s: %s\n", src.File+lineSuffix(src.Line), level, rule, msg)
+	if c, ok := gates.LookupCheck(rule); ok {
+		fmt.Fprintf(w, "    fix: %s\n", c.Fix)
+	}
+}
+
+// checkHookAnswer checks the input as one hook's raw answer (--event): its stdout from the one
+// path argument ("-" for the standard input), its stderr from --stderr, its exit status.
+func checkHookAnswer(c *cli.Context, env *Env) error {
+	if c.NArg() != 1 || len(judgmentPaths(c)) > 0 {
+		return usageErrorf("check --event: name one input, the hook's stdout (\"-\" for the standard input)")
+	}
+	name := c.Args().First()
+	stdout, err := readNamed(env, name)
+	if err != nil {
+		return exit(ExitUsage, err)
+	}
+	var stderr []byte
+	if p := c.String("stderr"); p != "" {
+		if stderr, err = readNamed(env, p); err != nil {
+			return exit(ExitUsage, err)
+		}
+	}
+	res, err := gates.CheckHookAnswer(c.String("runtime"), c.String("event"), stdout, stderr, c.Int("exit-status"))
+	if err != nil {
+		return usageErrorf("check: %v", err)
+	}
+	if name == "-" {
+		name = collect.StdinName
+	}
+	red := redact.New(redact.Options{Disabled: !c.Bool("redact")}).String
+	w := env.actionsLog().Stdout()
+	errs := 0
+	for _, b := range res.Breaches {
+		level := findings.Error
+		if ch, ok := gates.LookupCheck(b.Check); ok {
+			level = findings.Level(ch.Level)
+		}
+		if level == findings.Error {
+			errs++
+		}
+		printBreach(w, findings.Source{File: name, Line: max(b.Line, 1)}, level, b.Check, red(b.Message))
+	}
+	what := fmt.Sprintf("the %s answer (exit status %d) as %s reads it, carrying %s", c.String("event"), c.Int("exit-status"),
+		c.String("runtime"), plural(len(res.Responses), "AGC response", "AGC responses"))
+	switch {
+	case len(res.Breaches) > 0:
+		fmt.Fprintf(w, "%s (%s) in %s\n", plural(len(res.Breaches), "contract breach", "contract breaches"), plural(errs, "error", "errors"), what)
+		if errs > 0 {
+			return exit(ExitFail, nil)
+		}
+		return nil
+	}
+	fmt.Fprintf(w, "ok: no contract breaches in %s\n", what)
+	return nil
+}
+
+// readNamed reads a file the user named (relative to the working folder), or the standard
+// input for "-".
+func readNamed(env *Env, name string) ([]byte, error) {
+	if name == "-" {
+		if env.Stdin == nil {
+			return nil, fmt.Errorf("-: no standard input to read")
+		}
+		b, err := io.ReadAll(env.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("could not read the standard input: %w", err)
+		}
+		return b, nil
+	}
+	p := name
+	if !isAbs(p) {
+		p = join(env.Dir, p)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("could not read %s: %w", name, err)
+	}
+	return b, nil
 }
 
 func lineSuffix(n int) string {
@@ -96,9 +213,4 @@ func lineSuffix(n int) string {
 	return fmt.Sprintf(":%d", n)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return words.N(n, one, many) }

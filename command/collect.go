@@ -1,6 +1,8 @@
 package command
 
 import (
+	words "github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"fmt"
 	"os"
 	"strings"
@@ -8,7 +10,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agc-sarif/agc-sarif/anchor"
+	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
+	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
@@ -21,6 +25,7 @@ func collectFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "redact", Value: true, Usage: "redact secrets before any output (--redact=false only for private debugging)"},
 		&cli.IntFlag{Name: "max-record-size", Value: inputs.DefaultMaxRecord, Usage: "largest record (line or document) parsed whole, in bytes"},
 		&cli.IntFlag{Name: "jobs", Usage: "files, or chunks of one big hook log, read at once", DefaultText: "number of CPUs"},
+		&cli.StringFlag{Name: "if-no-files-found", Value: collect.NoFilesWarn, Usage: "what a glob or folder that matches no file means: warn, error (exit status 2) or ignore"},
 		&cli.GenericFlag{Name: "judgment", Value: &pathList{}, Usage: "a reviewing agent's output (`PATH`: file, folder or glob; repeatable), read fail-closed whatever its format: no final message ending in one agc block is a breach"},
 	}
 }
@@ -90,7 +95,13 @@ func configFrom(c *cli.Context, env *Env) (collect.Config, error) {
 	if err := checkLimits(c); err != nil {
 		return collect.Config{}, err
 	}
+	noFiles, err := collect.ParseIfNoFilesFound(c.String("if-no-files-found"))
+	if err != nil {
+		return collect.Config{}, usageErrorf("%s: --%v", c.Command.Name, err)
+	}
 	return collect.Config{
+		IfNoFilesFound:      noFiles,
+		Stdin:               env.Stdin,
 		Paths:               c.Args().Slice(),
 		Judgments:           judgments,
 		Format:              format,
@@ -151,7 +162,7 @@ func collectCommand(env *Env) *cli.Command {
 			}
 			printProblems(env, res)
 			printTable(env.Stderr, res)
-			return statusOf(res)
+			return statusOf(env, res, cfg.FailOn)
 		},
 	}
 }
@@ -178,13 +189,19 @@ func printProblems(env *Env, res *collect.Result) {
 	for _, m := range res.Files.Unreadable {
 		fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", m)
 	}
+	for _, m := range res.Unrecognised {
+		fmt.Fprintf(env.Stderr, "agc-sarif: error: %s\n", m)
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "agc-sarif: warning: %s\n", w)
+	}
+	for _, n := range res.Notices {
+		fmt.Fprintf(env.Stderr, "agc-sarif: notice: %s\n", n)
 	}
 	const most = 50
 	for i, p := range res.Set.Problems {
 		if i == most {
-			fmt.Fprintf(env.Stderr, "agc-sarif: … and %d more problems (all are notifications in the SARIF)\n", len(res.Set.Problems)-most)
+			fmt.Fprintf(env.Stderr, "agc-sarif: … and %s (all are notifications in the SARIF)\n", words.N(len(res.Set.Problems)-most, "more problem", "more problems"))
 			break
 		}
 		fmt.Fprintf(env.Stderr, "%s\n", p)
@@ -195,8 +212,9 @@ func printProblems(env *Env, res *collect.Result) {
 }
 
 // statusOf maps a result to the exit status: 2 when a named input could not be read, 1 when a
-// --fail-on outcome was found, else 0. Outputs are written before this is called.
-func statusOf(res *collect.Result) error {
+// --fail-on outcome was found, else 0. Outputs are written before this is called. With exit
+// status 1, stderr ends with the findings that decide it (printFailing).
+func statusOf(env *Env, res *collect.Result, failOn []collect.Outcome) error {
 	if res.Unreadable() {
 		return exit(ExitUsage, nil)
 	}
@@ -205,7 +223,32 @@ func statusOf(res *collect.Result) error {
 		for _, o := range res.Failed {
 			names = append(names, string(o))
 		}
-		return exit(ExitFail, fmt.Errorf("failing on: %s", strings.Join(names, ", ")))
+		printFailing(env, res.Findings, failOn, strings.Join(names, ", "))
+		return exit(ExitFail, nil)
 	}
 	return nil
+}
+
+// maxFailingLines is how many failing findings the end of stderr names; the rest are counted.
+const maxFailingLines = 20
+
+// printFailing ends stderr with the findings that decide exit status 1, heaviest first, one
+// line each with the text of their annotation: at most maxFailingLines, then how many more.
+func printFailing(env *Env, fs []findings.Finding, failOn []collect.Outcome, outcomes string) {
+	var failing []findings.Finding
+	for i := range fs {
+		if collect.Fails(failOn, &fs[i]) {
+			failing = append(failing, fs[i])
+		}
+	}
+	findings.SortHeaviest(failing)
+	w := env.Stderr
+	fmt.Fprintf(w, "agc-sarif: failing on: %s, because of %s:\n", outcomes, plural(len(failing), "finding", "findings"))
+	for i, f := range failing {
+		if i == maxFailingLines {
+			fmt.Fprintf(w, "… and %s (all are in the SARIF file)\n", plural(len(failing)-maxFailingLines, "more finding", "more findings"))
+			break
+		}
+		fmt.Fprintf(w, "%s\n", annotate.Line(f))
+	}
 }

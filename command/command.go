@@ -14,6 +14,7 @@ import (
 	"github.com/xrash/smetrics"
 
 	"github.com/agc-sarif/agc-sarif/actionslog"
+	"github.com/agc-sarif/agc-sarif/internal/version"
 )
 
 // Exit statuses of agc-sarif.
@@ -23,8 +24,9 @@ const (
 	ExitUsage = 2 // bad usage, or input that could not be read at all
 )
 
-// Version is the tool's version, set at build time with -ldflags "-X …/command.Version=v1.2.3".
-var Version = "0.1.0-dev"
+// Version is the tool's version, the same as agc-record's (package internal/version: set at build
+// time with -ldflags, else the module version go install recorded).
+var Version = version.String()
 
 // Env is what a subcommand may touch of its process: streams, environment and working folder.
 type Env struct {

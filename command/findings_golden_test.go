@@ -293,7 +293,7 @@ func compactDigest(d findingsDigest) []byte {
 // digestCollect runs agc-sarif collect on c and digests its SARIF and the counts it printed.
 func digestCollect(t *testing.T, c findingsCase) findingsDigest {
 	t.Helper()
-	log, stderr := goldenCollect(t, c.root, c.args...)
+	log, stderr := goldenCollectExit(t, c.root, ExitUsage, c.args...)
 	d := findingsDigest{Inputs: c.args, Counts: []string{}, Notifications: []string{}, Findings: []findingDigest{}}
 	for _, line := range strings.Split(stderr, "\n") {
 		for _, p := range []string{"records read:", "files read:", "findings of events"} {

@@ -288,7 +288,7 @@ func reviewItems(c *cli.Context, env *Env) ([]review.Item, error, error) {
 	}
 	printProblems(env, res)
 	fails := func(f *findings.Finding) bool { return collect.Fails(cfg.FailOn, f) }
-	return review.FromFindings(res.Findings, fails), statusOf(res), nil
+	return review.FromFindings(res.Findings, fails), statusOf(env, res, cfg.FailOn), nil
 }
 
 // reviewDiff reads the pull request's diff from --diff or from the API.

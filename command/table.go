@@ -11,7 +11,8 @@ import (
 	"github.com/agc-sarif/agc-sarif/gates"
 )
 
-// printTable ends stderr with findings per gate and verdict, and the records read and skipped.
+// printTable ends stderr with findings per gate and verdict (when there are any), and the records
+// read and skipped.
 func printTable(w io.Writer, res *collect.Result) {
 	type row struct{ block, repaired, steer, contract, other int }
 	rows := map[string]*row{}
@@ -47,7 +48,9 @@ func printTable(w io.Writer, res *collect.Result) {
 	for _, g := range gatesSeen {
 		width = max(width, len(g))
 	}
-	fmt.Fprintf(w, "%-*s %8s %8s %8s %8s\n", width, "gate", "block", "repaired", "steer", "contract")
+	if len(gatesSeen) > 0 { // no findings: no table of nothing
+		fmt.Fprintf(w, "%-*s %8s %8s %8s %8s\n", width, "gate", "block", "repaired", "steer", "contract")
+	}
 	for _, g := range gatesSeen {
 		r := rows[g]
 		fmt.Fprintf(w, "%-*s %8d %8d %8d %8d\n", width, g, r.block, r.repaired, r.steer, r.contract)

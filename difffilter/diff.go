@@ -60,6 +60,16 @@ func (d *Diff) Files() []string {
 	return out
 }
 
+// Has reports whether the diff changes path (new-side, repo-relative): a file the change adds is
+// in the commit even where no git index lists it.
+func (d *Diff) Has(path string) bool {
+	if d == nil {
+		return false
+	}
+	_, ok := d.files[path]
+	return ok
+}
+
 // Keep reports whether a finding on lines start..end of path (repo-relative; end 0 means start)
 // is shown in mode m, with reviewdog's semantics: added keeps it when any line of the range is
 // an added line; diff_context when any line of the range lies in a hunk; file when the file is

@@ -1,6 +1,8 @@
 package findings
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"cmp"
 	"crypto/sha256"
 	"fmt"
@@ -332,7 +334,7 @@ func (s *Set) Continue(o *Set) {
 func (s *Set) ListUnlisted(file string) {
 	for _, r := range sortedReasons(s.Unlisted) {
 		s.Problems = append(s.Problems, Problem{Source: Source{File: file},
-			Message: fmt.Sprintf("%d more records skipped (%s) and not listed", s.Unlisted[r], r)})
+			Message: fmt.Sprintf("%s skipped (%s) and not listed", plural.N(s.Unlisted[r], "more record", "more records"), r)})
 	}
 	clear(s.Unlisted)
 	clear(s.listed)

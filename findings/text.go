@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -152,16 +153,26 @@ func seenLine(f *Finding) string {
 		if first == "" {
 			return ""
 		}
-		return "Time: " + Clip(first, maxFact)
+		return "Time: " + Clip(textTime(first), maxFact)
 	}
 	s := fmt.Sprintf("Seen: %d times", f.Count)
 	if first != "" {
-		s += ", first " + Clip(first, maxFact)
+		s += ", first " + Clip(textTime(first), maxFact)
 	}
-	if last != "" && last != first {
-		s += ", last " + Clip(last, maxFact)
+	if last != "" && textTime(last) != textTime(first) {
+		s += ", last " + Clip(textTime(last), maxFact)
 	}
 	return s
+}
+
+// textTime is an RFC 3339 time as text shows it: to the millisecond at most, in its own zone; a time
+// that does not parse is shown as it was recorded.
+func textTime(s string) string {
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(s))
+	if err != nil {
+		return s
+	}
+	return t.Truncate(time.Millisecond).Format(time.RFC3339Nano) // trailing zeros dropped, as recorded
 }
 
 // SourceString is "file:line", or the file alone when the line is not known.

@@ -80,3 +80,22 @@ func FuzzOneLine(f *testing.F) {
 		}
 	})
 }
+
+// TestTextTimeMilliseconds: times in text stop at the millisecond; a time that does not parse
+// is shown as recorded.
+func TestTextTimeMilliseconds(t *testing.T) {
+	for in, want := range map[string]string{
+		"2026-11-30T09:00:00.123456789Z": "2026-11-30T09:00:00.123Z",
+		"2026-11-30T09:00:00Z":           "2026-11-30T09:00:00Z",
+		"2026-11-30T10:00:00.5+01:00":    "2026-11-30T10:00:00.5+01:00",
+		"yesterday":                      "yesterday",
+	} {
+		if got := textTime(in); got != want {
+			t.Errorf("textTime(%q) = %q, want %q", in, got, want)
+		}
+	}
+	f := Finding{Count: 2, FirstTime: "2026-11-30T09:00:00.123456789Z", LastTime: "2026-11-30T09:00:01.000999Z"}
+	if got, want := seenLine(&f), "Seen: 2 times, first 2026-11-30T09:00:00.123Z, last 2026-11-30T09:00:01Z"; got != want {
+		t.Errorf("seenLine = %q, want %q", got, want)
+	}
+}

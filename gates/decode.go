@@ -1,6 +1,8 @@
 package gates
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -71,7 +73,9 @@ func decodeSlow(data []byte, schema func() *Validator) (*Response, []Breach) {
 	}
 	tameNumbers(doc)
 	if err := schema().schema.Validate(doc); err != nil {
-		return nil, schemaBreaches(data, err)
+		// Each check stands on its own: a schema error does not hide a verdict lighter than
+		// the findings, which is read from whatever of the response can be read.
+		return nil, sortBreaches(append(schemaBreaches(data, err), lenientWarnings(data, obj)...))
 	}
 	r, err := build(data)
 	if err != nil { // the schema admits only what build reads; this is a defect, reported as such
@@ -93,6 +97,37 @@ func warnings(data []byte, r *Response) []Breach {
 			Message: fmt.Sprintf("the response's verdict is %s but a finding's verdict is %s; the response must be at least as heavy as its heaviest finding", r.Verdict, h)})
 	}
 	return out
+}
+
+// lenientWarnings are the breaches warnings finds, read from a response that broke the schema:
+// the parts of it that hold what a check needs are read when they can be, the rest passed over.
+func lenientWarnings(data []byte, obj map[string]any) []Breach {
+	r := &Response{}
+	if s, ok := obj["agc"].(string); ok && strings.HasPrefix(s, "0.") {
+		r.AGC = s
+	} else {
+		r.AGC = "0.1" // a version the schema refused is one of its breaches already
+	}
+	v, ok := obj["verdict"].(string)
+	if !ok || !Verdict(v).Valid() {
+		return nil
+	}
+	r.Verdict = Verdict(v)
+	fs, _ := obj["findings"].([]any)
+	for _, f := range fs {
+		m, _ := f.(map[string]any)
+		s, _ := m["verdict"].(string)
+		if fv := Verdict(s); fv.Valid() {
+			r.Findings = append(r.Findings, Finding{Verdict: fv})
+		}
+	}
+	return warnings(data, r)
+}
+
+// sortBreaches orders breaches by their line in the response, keeping the order of those on one line.
+func sortBreaches(bs []Breach) []Breach {
+	slices.SortStableFunc(bs, func(a, b Breach) int { return cmp.Compare(a.Line, b.Line) })
+	return bs
 }
 
 // parseJSON decodes data as one JSON value (numbers kept exact), or returns an invalid-json breach
@@ -390,12 +425,20 @@ func listBreaches(data []byte, cs []cause) []Breach {
 	}
 	if more > 0 {
 		out = append(out, Breach{Check: CheckSchema,
-			Message: fmt.Sprintf("%d more schema errors in this response are not listed", more)})
+			Message: fmt.Sprintf("%s in this response %s not listed", plural.N(more, "more schema error", "more schema errors"), isAre(more))})
 	}
 	for i, l := range linesAt(data, offs) {
 		out[i].Line = l
 	}
 	return out
+}
+
+// isAre is the verb after a count of n.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
 
 // validationError is the schema library's error type.

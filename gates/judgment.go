@@ -1,6 +1,8 @@
 package gates
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"fmt"
 	"strings"
 
@@ -121,7 +123,7 @@ func proseBreaches(lines []string, inFence []bool, block Verdict) []Breach {
 			Message: fmt.Sprintf("the prose says the verdict is %s, but the ```agc block's verdict is %s", v, block)})
 	}
 	if more > 0 {
-		out[len(out)-1].Message += fmt.Sprintf(" (and %d more verdict lines like it)", more)
+		out[len(out)-1].Message += fmt.Sprintf(" (and %s like it)", plural.N(more, "more verdict line", "more verdict lines"))
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package inputs
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -250,7 +252,7 @@ func (f *agcFile) finish() {
 	for _, reason := range sortedKeys(f.problems) {
 		if n := f.problems[reason] - maxProblemsPerReason; n > 0 {
 			f.set.Problems = append(f.set.Problems, findings.Problem{Source: findings.Source{File: f.name},
-				Message: fmt.Sprintf("%d more records skipped (%s) and not listed", n, reason)})
+				Message: fmt.Sprintf("%s skipped (%s) and not listed", plural.N(n, "more record", "more records"), reason)})
 		}
 	}
 }

@@ -4,6 +4,8 @@
 package sarif
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -152,7 +154,7 @@ func (b *builder) place(fs []findings.Finding) []*item {
 		items = append(items, it)
 	}
 	if len(lost) > 0 {
-		b.drop(fmt.Sprintf("%d findings left out: no file location and no usable fallback location", len(lost)), lost)
+		b.drop(fmt.Sprintf("%s left out: no file location and no usable fallback location", plural.N(len(lost), "finding", "findings")), lost)
 	}
 	return items
 }

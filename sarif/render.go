@@ -1,6 +1,8 @@
 package sarif
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/plural"
+
 	"bytes"
 	"fmt"
 	"sort"
@@ -149,8 +151,8 @@ func (b *builder) invocation() *gosarif.Invocation {
 		if i == MaxNotifications {
 			extra := gosarif.NewNotification()
 			extra.Level = "note"
-			extra.Message = gosarif.NewTextMessage(fmt.Sprintf("%d more notifications left out (at most %d are written)",
-				len(b.opts.Notifications)-MaxNotifications, MaxNotifications))
+			extra.Message = gosarif.NewTextMessage(fmt.Sprintf("%s left out (at most %d are written)",
+				plural.N(len(b.opts.Notifications)-MaxNotifications, "more notification", "more notifications"), MaxNotifications))
 			notes = append(notes, extra)
 			break
 		}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/go-github/v93/github"
+
+	"github.com/agc-sarif/agc-sarif/internal/plural"
 )
 
 // Kind sorts upload failures by what the user can do about them.
@@ -102,6 +105,9 @@ func classify(op string, resp *github.Response, err error) (e *Error, retry bool
 	if msg == "" {
 		msg = http.StatusText(code)
 	}
+	if code == 0 {
+		msg = unreachable(err)
+	}
 	e = &Error{Op: op, Code: code, Message: msg}
 	if d, ok := retryAfter(header); ok {
 		after = d
@@ -131,6 +137,25 @@ func classify(op string, resp *github.Response, err error) (e *Error, retry bool
 	}
 	return e, retry, after
 }
+
+// unreachable words a request that got no answer: "could not reach HOST: ERROR", without the
+// method and URL the transport's error repeats.
+func unreachable(err error) string {
+	var ue *url.Error
+	if !errors.As(err, &ue) {
+		return err.Error()
+	}
+	host := ue.URL
+	if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+		host = u.Host
+	}
+	return "could not reach " + host + ": " + ue.Err.Error()
+}
+
+// maxUnreachableWait bounds the waits between tries of a request that reached no server: when
+// the next wait would pass it, the request gives up, so that an unreachable API stops the step
+// within seconds (docs/upload.md).
+const maxUnreachableWait = 5 * time.Second
 
 // boundError is the *Error for a body over its bound or a redirect to another origin, else nil.
 func boundError(op string, code int, err error) *Error {
@@ -163,6 +188,7 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 // retry runs call until it succeeds, fails for good, or has been tried MaxAttempts times.
 func (c *Client) retry(ctx context.Context, op string, call func() (*github.Response, error)) error {
 	backoff := time.Second
+	var waitedUnreachable time.Duration
 	for attempt := 1; ; attempt++ {
 		resp, err := call()
 		var accepted *github.AcceptedError
@@ -181,7 +207,15 @@ func (c *Client) retry(ctx context.Context, op string, call func() (*github.Resp
 			e.Message += fmt.Sprintf("; GitHub asked to wait %s, longer than %s", after.Round(time.Second), c.opts.MaxRetryAfter)
 			return e
 		}
-		c.opts.Logf("%s: HTTP %d %s; trying again in %s (%d of %d)", op, e.Code, e.Message, after.Round(time.Millisecond), attempt+1, c.opts.MaxAttempts)
+		what := fmt.Sprintf("HTTP %d %s", e.Code, e.Message)
+		if e.Code == 0 {
+			if waitedUnreachable += after; waitedUnreachable > maxUnreachableWait {
+				e.Message += fmt.Sprintf(" (tried %s)", plural.N(attempt, "time", "times"))
+				return e
+			}
+			what = e.Message
+		}
+		c.opts.Logf("%s: %s; trying again in %s (%d of %d)", op, what, after.Round(time.Millisecond), attempt+1, c.opts.MaxAttempts)
 		if err := c.opts.Sleep(ctx, after); err != nil {
 			return &Error{Op: op, Kind: Unavailable, Code: e.Code, Message: e.Message + "; " + err.Error()}
 		}

@@ -13,14 +13,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
+	"github.com/agc-sarif/agc-sarif/internal/version"
 	"github.com/agc-sarif/agc-sarif/record"
 )
-
-// version is set at build time with -ldflags "-X main.version=v1.2.3" (GoReleaser's default);
-// when empty, the module version `go install …@v1.2.3` recorded is used.
-var version string
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
 
@@ -38,7 +34,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintf(stdout, "agc-record %s\n", versionString(version, debug.ReadBuildInfo))
+		fmt.Fprintf(stdout, "agc-record %s\n", version.String())
 		return 0
 	}
 	argv := fs.Args()
@@ -66,33 +62,4 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		SignalsReady: ready,
 	})
 	return code
-}
-
-// versionString is the version set at build time, else the module version the build recorded,
-// with the commit when the build recorded one; "devel" when nothing says more.
-func versionString(set string, info func() (*debug.BuildInfo, bool)) string {
-	v := set
-	bi, ok := info()
-	if v == "" && ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
-	}
-	if v == "" {
-		v = "devel"
-	}
-	if !ok {
-		return v
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch {
-		case s.Key == "vcs.revision" && len(s.Value) >= 12:
-			rev = s.Value[:12]
-		case s.Key == "vcs.modified" && s.Value == "true":
-			dirty = ", modified"
-		}
-	}
-	if rev != "" {
-		v += " (commit " + rev + dirty + ")"
-	}
-	return v
 }

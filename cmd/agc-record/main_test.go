@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/agc-sarif/agc-sarif/internal/version"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -64,8 +66,8 @@ func TestVersion(t *testing.T) {
 		{"", func() (*debug.BuildInfo, bool) { return nil, false }, "devel"},
 	}
 	for _, tc := range tests {
-		if got := versionString(tc.set, tc.info); got != tc.want {
-			t.Errorf("versionString(%q) = %q, want %q", tc.set, got, tc.want)
+		if got := version.Of(tc.set, tc.info); got != tc.want {
+			t.Errorf("version.Of(%q) = %q, want %q", tc.set, got, tc.want)
 		}
 	}
 	// After "--" the flag belongs to the hook.
