@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,7 +14,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // TestSessionAnchorWaitOrTwoPasses: the events that wait for the sessions' edits in one read are
@@ -51,7 +51,8 @@ func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 
 // TestSessionAnchorReadPaths: the test above compares two runs; this one checks that they took
 // the two paths it names. Within the bound the inputs are read once, with the edits; past it
-// that read is stopped, the edits are read alone, and the inputs are read again, anchored as read.
+// that read goes on for the edits, and the findings are read once more, anchored as read, which
+// the run says.
 func TestSessionAnchorReadPaths(t *testing.T) {
 	root, base := replayRepo(t)
 	var paths []string
@@ -68,33 +69,32 @@ func TestSessionAnchorReadPaths(t *testing.T) {
 		want       string
 	}{
 		{0, "findings with edits"},
-		{1, "findings with edits, edits only, findings"},
+		{1, "findings with edits, findings"},
 	} {
 		cfg := Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2, maxWaiting: tc.maxWaiting,
-			Getenv: func(string) string { return "" }}
+			Getenv: func(string) string { return "" }, Stderr: io.Discard}
 		res := &Result{Root: root}
 		ex := expandInputs(cfg.Dir, cfg.Paths, cfg.Judgments)
 		var err error
 		if res.Diff, err = changeDiff(ctx, cfg, root); err != nil || res.Diff == nil {
 			t.Fatalf("diff against %s: %v", base, err)
 		}
-		prep, err := newPrepare(cfg, res, ex.Files, redact.New(redact.Options{}))
+		snk, err := newSink(cfg, res, ex.Files)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var reads []string
-		prep.read(ctx, func(ctx context.Context, prepare func(findings.Finding) findings.Finding, edits func(inputs.EditCall)) (*findings.Set, readStats) {
-			switch {
-			case prepare == nil:
-				reads = append(reads, "edits only")
-			case edits != nil:
+		_, _, notes := snk.read(ctx, inputs.Options{}, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
+			if opts.Edits {
 				reads = append(reads, "findings with edits")
-			default:
+			} else {
 				reads = append(reads, "findings")
 			}
-			opts := inputs.Options{Edits: edits, EditsOnly: prepare == nil}
-			return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs}, prepare, bound(cfg))
+			return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs}, bound(cfg), nil)
 		})
+		if (len(reads) > 1) != (len(notes) > 0) {
+			t.Errorf("maxWaiting %d: %d reads, notes %q: a second read must be said, and only then", tc.maxWaiting, len(reads), notes)
+		}
 		if got := strings.Join(reads, ", "); got != tc.want {
 			t.Errorf("maxWaiting %d: reads %q, want %q", tc.maxWaiting, got, tc.want)
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
-	"github.com/agc-sarif/agc-sarif/redact"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
@@ -19,6 +18,19 @@ import (
 // both wrapped by agc-record, and calls refused by permissions (see testdata/friction/README.md).
 const replay = "../testdata/friction/"
 
+// readReplay reads paths in one collect pass, as the action does, with a friction tap as its
+// consumer; redaction is the run's.
+func readReplay(t *testing.T, paths ...string) (*friction.Tap, *collect.Result) {
+	t.Helper()
+	tap := friction.NewTap()
+	res, err := collect.Run(context.Background(), collect.Config{Paths: paths, Root: replay + "files",
+		Redact: true, Dir: ".", Consumer: tap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tap, res
+}
+
 // report reads the named replay files together and returns the report as its JSON decodes.
 func report(t *testing.T, files ...string) map[string]any {
 	t.Helper()
@@ -26,20 +38,15 @@ func report(t *testing.T, files ...string) map[string]any {
 	for _, f := range files {
 		paths = append(paths, replay+f)
 	}
-	tl := friction.NewTimeline()
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: paths, Root: replay + "files",
-		IncludeUnstructured: true, Dir: "."}, tl.Add)
+	tap, res := readReplay(t, paths...)
+	if len(res.Missing)+len(res.Files.Unreadable)+len(res.Set.Problems) > 0 {
+		t.Fatalf("reading %v: missing %v, unreadable %v, problems %v", files, res.Missing, res.Files.Unreadable, res.Set.Problems)
+	}
+	anc, err := anchor.New(anchor.Options{Root: res.Root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rd.Missing)+len(rd.Unreadable)+len(rd.Set.Problems) > 0 {
-		t.Fatalf("reading %v: missing %v, unreadable %v, problems %v", files, rd.Missing, rd.Unreadable, rd.Set.Problems)
-	}
-	anc, err := anchor.New(anchor.Options{Root: rd.Root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	rep := tap.Report(friction.Options{Paths: anc})
 	var buf bytes.Buffer
 	if err := friction.WriteJSON(&buf, rep); err != nil {
 		t.Fatal(err)
@@ -170,17 +177,12 @@ func TestReplayMoves(t *testing.T) {
 
 // TestReplayMarkdown: the section renders the ranking with its evidence and stays in its limit.
 func TestReplayMarkdown(t *testing.T) {
-	tl := friction.NewTimeline()
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{replay + "stream.jsonl"},
-		Root: replay + "files", IncludeUnstructured: true, Dir: "."}, tl.Add)
+	tap, res := readReplay(t, replay+"stream.jsonl")
+	anc, err := anchor.New(anchor.Options{Root: res.Root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	anc, err := anchor.New(anchor.Options{Root: rd.Root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	rep := tap.Report(friction.Options{Paths: anc})
 	md := friction.Markdown(rep, 0)
 	// Expected texts go through the summary's own escaping, so that they follow it.
 	for _, want := range []string{"## Friction", "| " + summary.Cell("python <path>") + " | Bash | 3 | block 3 | 3 | 3 | rewrite",

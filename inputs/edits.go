@@ -45,16 +45,13 @@ type editScan struct {
 // function that never calls fn. A reader reading parts of a file apart wraps each part's
 // function: the working folder is then known from the part's own records only.
 func withEdits(opts Options, name string, fn func(record) error) func(record) error {
-	if opts.Edits == nil {
+	if !opts.Edits || opts.Sink == nil {
 		return fn
 	}
-	es := newEditScan(opts.Edits)
+	es := newEditScan(opts.Sink.Edit)
 	return func(rec record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
 			es.record(rec.Data, rec.Elided, findings.Source{File: name, Line: rec.Line})
-		}
-		if opts.EditsOnly {
-			return nil
 		}
 		return fn(rec)
 	}
