@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/anchor"
@@ -17,8 +18,8 @@ import (
 )
 
 // TestSessionAnchorWaitOrTwoPasses: the events that wait for the sessions' edits in one read are
-// anchored as when too many wait and the inputs are read twice (edits first, then events anchored
-// as read), on the real session's three files read at once.
+// anchored as when too many wait and the findings are read in a second pass (every edit known,
+// events anchored as read), on the real session's three files read at once.
 func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 	root, base := replayRepo(t)
 	var paths []string
@@ -47,6 +48,60 @@ func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 	if got[0] != got[1] {
 		t.Errorf("one read and two passes differ:\none read:   %s\ntwo passes: %s", got[0], got[1])
 	}
+}
+
+// TestOneReadWithBase: with --base and a consumer (the action's summary), each input is opened
+// once; past the waiting bound, twice, and the run says so.
+func TestOneReadWithBase(t *testing.T) {
+	root, base := replayRepo(t)
+	var paths []string
+	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
+		p, err := filepath.Abs(filepath.Join(replayDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, tc := range []struct{ maxWaiting, opens int }{{0, 1}, {1, 2}} {
+		var mu sync.Mutex
+		opens := map[string]int{}
+		open := func(name string) (*os.File, error) {
+			mu.Lock()
+			opens[filepath.Base(name)]++
+			mu.Unlock()
+			return os.Open(name)
+		}
+		calls := &countingConsumer{}
+		res, err := Run(context.Background(), Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2,
+			maxWaiting: tc.maxWaiting, Consumer: calls, Open: open, Stderr: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if n := opens[filepath.Base(p)]; n != tc.opens {
+				t.Errorf("maxWaiting %d: %s opened %d times, want %d", tc.maxWaiting, filepath.Base(p), n, tc.opens)
+			}
+		}
+		if (tc.opens > 1) != (len(res.Notes) > 0) {
+			t.Errorf("maxWaiting %d: notes %q: a second pass must be said, and only then", tc.maxWaiting, res.Notes)
+		}
+		if calls.calls == 0 || calls.findings == 0 {
+			t.Errorf("maxWaiting %d: the consumer took %d calls and %d findings, want some of each", tc.maxWaiting, calls.calls, calls.findings)
+		}
+	}
+}
+
+// countingConsumer counts what a run hands its consumer.
+type countingConsumer struct {
+	mu              sync.Mutex
+	calls, findings int
+}
+
+func (c *countingConsumer) Call(inputs.CallEvent) { c.mu.Lock(); c.calls++; c.mu.Unlock() }
+func (c *countingConsumer) Finding(findings.Finding) {
+	c.mu.Lock()
+	c.findings++
+	c.mu.Unlock()
 }
 
 // TestSessionAnchorReadPaths: the test above compares two runs; this one checks that they took

@@ -4,13 +4,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
 // TestActionFrictionSection: the action's job summary carries the Friction section of the real
-// replay, inside the summary's cap, and the section is rendered escaped.
+// replay, inside the summary's cap, and the section is rendered escaped; the action opens each
+// input once for the SARIF and the section.
 func TestActionFrictionSection(t *testing.T) {
 	ws := t.TempDir()
 	for _, f := range []string{"session.jsonl", "stream.jsonl", "hook-log.jsonl"} {
@@ -26,16 +28,30 @@ func TestActionFrictionSection(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	r := runActionEnv(t, ws, map[string]string{
+	var mu sync.Mutex
+	opens := map[string]int{}
+	open := func(name string) (*os.File, error) {
+		mu.Lock()
+		opens[filepath.Base(name)]++
+		mu.Unlock()
+		return os.Open(name)
+	}
+	r := runActionOpen(t, ws, map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
 		"INPUT_PATHS": ".agc", "INPUT_UPLOAD": "false", "INPUT_SUMMARY": "true", "INPUT_FAIL-ON": "none",
-	})
+	}, open)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	for _, want := range []string{"\n## Friction\n", "| " + summary.Cell("python <path>") + " | Bash | 3 | block 3 | 3 | 3 | rewrite", "python → python3", "**Seen once**"} {
 		if !strings.Contains(r.summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.summary)
+		}
+	}
+	// The SARIF, the annotations and the Friction section come from one read: each input once.
+	for _, f := range []string{"session.jsonl", "stream.jsonl", "hook-log.jsonl"} {
+		if opens[f] != 1 {
+			t.Errorf("%s opened %d times, want once (all opens: %v)", f, opens[f], opens)
 		}
 	}
 	if len(r.summary) > summary.Limit || strings.Contains(r.summary, "ghp_0123456789") {
