@@ -15,6 +15,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/internal/opens"
 )
 
 // TestSessionAnchorWaitOrTwoPasses: the events that wait for the sessions' edits in one read are
@@ -22,14 +23,7 @@ import (
 // events anchored as read), on the real session's three files read at once.
 func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 	root, base := replayRepo(t)
-	var paths []string
-	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
-		p, err := filepath.Abs(filepath.Join(replayDir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := replayPaths(t)
 	got := map[int]string{}
 	for _, max := range []int{0, 1} {
 		res, err := Run(context.Background(), Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2, maxWaiting: max})
@@ -50,10 +44,9 @@ func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 	}
 }
 
-// TestOneReadWithBase: with --base and a consumer (the action's summary), each input is opened
-// once; past the waiting bound, twice, and the run says so.
-func TestOneReadWithBase(t *testing.T) {
-	root, base := replayRepo(t)
+// replayPaths are the real session's three files, by absolute path.
+func replayPaths(t *testing.T) []string {
+	t.Helper()
 	var paths []string
 	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
 		p, err := filepath.Abs(filepath.Join(replayDir, f))
@@ -62,23 +55,24 @@ func TestOneReadWithBase(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
+	return paths
+}
+
+// TestOneReadWithBase: with --base and a consumer (the action's summary), each input is opened
+// once; past the waiting bound, twice, and the run says so.
+func TestOneReadWithBase(t *testing.T) {
+	root, base := replayRepo(t)
+	paths := replayPaths(t)
 	for _, tc := range []struct{ maxWaiting, opens int }{{0, 1}, {1, 2}} {
-		var mu sync.Mutex
-		opens := map[string]int{}
-		open := func(name string) (*os.File, error) {
-			mu.Lock()
-			opens[filepath.Base(name)]++
-			mu.Unlock()
-			return os.Open(name)
-		}
+		var opened opens.Counter
 		calls := &countingConsumer{}
 		res, err := Run(context.Background(), Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2,
-			maxWaiting: tc.maxWaiting, Consumer: calls, Open: open, Stderr: io.Discard})
+			maxWaiting: tc.maxWaiting, Consumer: calls, Open: opened.Open, Stderr: io.Discard})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range paths {
-			if n := opens[filepath.Base(p)]; n != tc.opens {
+			if n := opened.Of(filepath.Base(p)); n != tc.opens {
 				t.Errorf("maxWaiting %d: %s opened %d times, want %d", tc.maxWaiting, filepath.Base(p), n, tc.opens)
 			}
 		}
@@ -110,14 +104,7 @@ func (c *countingConsumer) Finding(findings.Finding) {
 // the run says.
 func TestSessionAnchorReadPaths(t *testing.T) {
 	root, base := replayRepo(t)
-	var paths []string
-	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
-		p, err := filepath.Abs(filepath.Join(replayDir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := replayPaths(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		maxWaiting int

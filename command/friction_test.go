@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/internal/opens"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
@@ -28,18 +28,11 @@ func TestActionFrictionSection(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	var mu sync.Mutex
-	opens := map[string]int{}
-	open := func(name string) (*os.File, error) {
-		mu.Lock()
-		opens[filepath.Base(name)]++
-		mu.Unlock()
-		return os.Open(name)
-	}
+	var opened opens.Counter
 	r := runActionOpen(t, ws, map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
 		"INPUT_PATHS": ".agc", "INPUT_UPLOAD": "false", "INPUT_SUMMARY": "true", "INPUT_FAIL-ON": "none",
-	}, open)
+	}, opened.Open)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -50,8 +43,8 @@ func TestActionFrictionSection(t *testing.T) {
 	}
 	// The SARIF, the annotations and the Friction section come from one read: each input once.
 	for _, f := range []string{"session.jsonl", "stream.jsonl", "hook-log.jsonl"} {
-		if opens[f] != 1 {
-			t.Errorf("%s opened %d times, want once (all opens: %v)", f, opens[f], opens)
+		if n := opened.Of(f); n != 1 {
+			t.Errorf("%s opened %d times, want once", f, n)
 		}
 	}
 	if len(r.summary) > summary.Limit || strings.Contains(r.summary, "ghp_0123456789") {
