@@ -23,11 +23,11 @@ func readEdits(ctx context.Context, a *Anchorer, format inputs.Format, name, pat
 	}
 	defer fh.Close()
 	n := 0
-	opts := inputs.Options{Edits: func(e inputs.EditCall) {
+	opts := inputs.Options{Edits: true, Sink: inputs.Funcs{OnEdit: func(e inputs.EditCall) {
 		if a.AddEdit(Edit{Session: e.Session, Tool: e.Tool, Source: e.Source, Time: e.Time, Cwd: e.Cwd, Input: e.Input}) {
 			n++
 		}
-	}}
+	}}}
 	err = r.Read(ctx, inputs.Input{Name: name, R: fh, Named: true}, opts, findings.NewSet())
 	return n, err
 }

@@ -12,10 +12,16 @@ import (
 	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// TestReadListsUnlistedProblems: Read, like Run, sums up per file the problems past
-// findings.MaxProblemsPerReason of one reason, so that friction's list of problems drops
-// nothing silently, and each file has its own allowance.
-func TestReadListsUnlistedProblems(t *testing.T) {
+// nobody is a Consumer that takes the pass and keeps nothing.
+type nobody struct{}
+
+func (nobody) Call(inputs.CallEvent)    {}
+func (nobody) Finding(findings.Finding) {}
+
+// TestConsumerListsUnlistedProblems: a run with a consumer (friction's) sums up per file the
+// problems past findings.MaxProblemsPerReason of one reason, so that friction's list of problems
+// drops nothing silently, and each file has its own allowance.
+func TestConsumerListsUnlistedProblems(t *testing.T) {
 	dir := t.TempDir()
 	log, err := os.ReadFile("../testdata/claude/pre-deny/hook-log.jsonl")
 	if err != nil {
@@ -28,7 +34,7 @@ func TestReadListsUnlistedProblems(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{"a.jsonl", "b.jsonl"}, Dir: dir, Root: dir}, func(inputs.CallEvent) {})
+	rd, err := collect.Run(context.Background(), collect.Config{Paths: []string{"a.jsonl", "b.jsonl"}, Dir: dir, Root: dir, Consumer: nobody{}})
 	if err != nil {
 		t.Fatal(err)
 	}

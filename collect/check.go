@@ -7,7 +7,6 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // Checked is what Check gives: every contract breach and every record that could not be read,
@@ -53,8 +52,8 @@ func Check(ctx context.Context, cfg Config) (*Checked, error) {
 	var noFileWarns []string
 	out.Missing, noFileWarns = noFiles(cfg.IfNoFilesFound, ex)
 	out.Missing = append(ex.Missing, out.Missing...)
-	red := redact.New(redact.Options{Disabled: !cfg.Redact})
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
+	red := NewRedactor(cfg.Redact)
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Sink: inputs.Funcs{Redactf: red.String}}
 	set := findings.NewSet()
 	st := newReadStats(len(ex.Files))
 	var bufs readBuffers

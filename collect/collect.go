@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -15,7 +16,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // Config is what one collection needs; command and action fill it from flags or INPUT_*.
@@ -45,6 +45,12 @@ type Config struct {
 	// Diff is the change's diff when the caller already has it (the action reads a pull
 	// request's from the API); it wins over Base.
 	Diff *difffilter.Diff
+	// Consumer, when set, reads the same pass as the run: every tool call and every finding, the
+	// hook decisions without an AGC response among them, redacted, as they are read (the friction
+	// ladder).
+	Consumer Consumer
+	// Open opens an input file to read (nil: os.Open); a test counts the opens.
+	Open func(name string) (*os.File, error)
 	// SessionAnchor is where events that touched no file go when there is a base: beside their
 	// session's edit ("edit", the default) or at the hook's settings line ("config").
 	SessionAnchor anchor.SessionMode
@@ -73,6 +79,7 @@ type Result struct {
 	Unrecognised []string
 	// Notices are what is said but changes nothing: named files that are empty.
 	Notices []string
+	Notes   []string // how the inputs were read, when it was not once (a second pass past the waiting bound)
 	Counts  Counts
 	Diff    *difffilter.Diff // the change's diff used for anchoring; nil without a base
 }
@@ -121,24 +128,23 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if res.Diff, err = changeDiff(ctx, cfg, root); err != nil {
 		return nil, err
 	}
-	// One redactor for the whole run: readers redact agent text before they cut it for a
-	// message, and every finding is redacted (with its anchoring) as it is read.
-	red := redact.New(redact.Options{Disabled: !cfg.Redact})
-	prep, err := newPrepare(cfg, res, ex.Files, red)
+	// One read into one sink (sink.go), which anchors and redacts every finding as it is read
+	// and hands the pass to cfg.Consumer too.
+	snk, err := newSink(cfg, res, ex.Files)
 	if err != nil {
 		return nil, err
 	}
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Redact: red.String}
-	res.Set, res.Files = prep.read(ctx, func(ctx context.Context, prepare func(findings.Finding) findings.Finding, edits func(inputs.EditCall)) (*findings.Set, readStats) {
-		opts.Edits, opts.EditsOnly = edits, prepare == nil
-		return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize}, prepare, bound(cfg))
+	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured || cfg.Consumer != nil, MaxRecord: cfg.MaxRecord, Calls: cfg.Consumer != nil}
+	par := parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize, open: cfg.Open}
+	res.Set, res.Files, res.Notes = snk.read(ctx, opts, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
+		return readAll(ctx, ex.Files, cfg.Format, opts, par, bound(cfg), snk.merged)
 	})
 	res.Warnings = append(noFileWarns, folderWarnings(ex, res.Files.read)...)
 	res.Unrecognised = unrecognisedNamed(ex, res.Files.read, res.Set)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := finish(ctx, cfg, res, start, red); err != nil {
+	if err := finish(ctx, cfg, res, start, snk); err != nil {
 		return nil, err
 	}
 	res.Counts = count(res.Findings)

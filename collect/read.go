@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -27,10 +29,12 @@ type readStats struct {
 }
 
 // readAll reads every file with the reader of its format, jobs files at a time, and merges the
-// per-file sets in the order of files so that output is the same on every run. Each finding is
-// anchored with prepare and merged with its repeats as it is read, so memory grows with the
-// distinct results, not with the records.
-func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, par parallel, prepare func(findings.Finding) findings.Finding, b findings.Bound) (*findings.Set, readStats) {
+// per-file sets in the order of files so that output is the same on every run. Each file's set is
+// merged as soon as those before it are, and at most aheadPerJob files per goroutine are read
+// ahead of the merge, so that memory grows with neither the number of files nor the records:
+// each finding is anchored by the sink (opts.Sink) and merged with its repeats as it is read.
+// merged, when not nil, is told each file merged, in order.
+func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, par parallel, b findings.Bound, merged func(name string)) (*findings.Set, readStats) {
 	jobs := max(par.jobs, 1)
 	// Fewer files than goroutines: each file may read its parts at once with the rest.
 	par.fileJobs = max(jobs/max(len(files), 1), 1)
@@ -41,6 +45,10 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 		unreadable string
 	}
 	results := make([]outcome, len(files))
+	done := make([]chan struct{}, len(files))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for w := 0; w < jobs; w++ {
@@ -49,42 +57,57 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 			defer wg.Done()
 			var bufs readBuffers // one worker's buffers, reused from file to file
 			for i := range next {
-				set := findings.NewAggregateSet(maxExamples, prepare)
-				set.Limit(b)
-				f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs, par)
-				results[i] = outcome{set, f, ignored, unreadable}
+				if ctx.Err() == nil { // cancelled: not started, left out of the merge
+					set := findings.NewAggregateSet(maxExamples)
+					set.Limit(b)
+					f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs, par)
+					results[i] = outcome{set, f, ignored, unreadable}
+				}
+				close(done[i])
 			}
 		}()
 	}
-	for i := range files {
-		if ctx.Err() != nil {
-			break
+	ahead := make(chan struct{}, aheadPerJob*jobs) // files handed out and not yet merged
+	go func() {
+		for i := range files {
+			ahead <- struct{}{}
+			next <- i
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		close(next)
+	}()
 
-	all := findings.NewAggregateSet(maxExamples, nil)
+	all := findings.NewAggregateSet(maxExamples)
 	all.Limit(b)
 	st := newReadStats(len(files))
-	for i, r := range results {
-		if r.set == nil { // cancelled before it started
+	for i := range files {
+		<-done[i]
+		r := results[i]
+		results[i] = outcome{} // merged: let its memory go
+		<-ahead
+		if r.set == nil {
 			continue
 		}
 		all.Merge(r.set)
-		results[i].set = nil // merged: let its memory go
+		if merged != nil {
+			merged(files[i].Name)
+		}
 		st.note(i, r.format, r.ignored, r.unreadable)
 	}
+	wg.Wait()
 	all.Compact()
 	return all, st
 }
 
+// aheadPerJob is how many files per reading goroutine may be read ahead of the merge.
+const aheadPerJob = 4
+
 // parallel says how many goroutines read: jobs files at once, fileJobs chunks of one file at
-// once (inputs.Input.Jobs), chunks of at least chunkSize bytes (0: inputs.DefaultChunkSize).
+// once (inputs.Input.Jobs), chunks of at least chunkSize bytes (0: inputs.DefaultChunkSize); and
+// how a file is opened.
 type parallel struct {
 	jobs, fileJobs int
 	chunkSize      int64
+	open           func(string) (*os.File, error) // nil: os.Open
 }
 
 // newReadStats is the stats of reading n files, none read yet.
@@ -157,7 +180,11 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 		set.Problems = append(set.Problems, findings.Problem{Source: src, Message: msg})
 		return "", false, fmt.Sprintf("%s: %s", fl.Name, msg)
 	}
-	fh, err := os.Open(fl.Path)
+	open := par.open
+	if open == nil {
+		open = openInput
+	}
+	fh, err := open(fl.Path)
 	if err != nil {
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, unwrapPathError(err))
 	}
@@ -201,6 +228,17 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 		return format, false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
 	return format, false, ""
+}
+
+// openInput opens a file to read. Unlike os.Open it does not offer the file to the runtime's poller,
+// which on Linux costs three more system calls a file and never helps a regular file: a third of
+// the system calls of reading 10,000 small files.
+func openInput(name string) (*os.File, error) {
+	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 // judgmentFormat is the reader of a file named as a reviewing agent's output: a transcript or

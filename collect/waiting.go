@@ -3,9 +3,10 @@ package collect
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"sync"
+	"sync/atomic"
 
-	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 )
@@ -18,52 +19,58 @@ import (
 // repeats, in the order the events were read.
 //
 // Waiting costs memory per event, where anchoring as read costs it per distinct result. So at
-// most maxWaiting events wait: past them the reading stops, the inputs are read for their edits
-// alone (the records are split and looked at for edits, not read by their format's reader), then
-// read again with every edit known and every event anchored as it is read (what
-// every run did before the edits came with the findings). The results are the same either way.
+// most maxWaiting events wait (docs/architecture-read.md): past them the sink stops placing
+// findings, the read goes on to its end for the edits and the consumer, and one second pass reads
+// the findings again with every edit known and every event anchored as it is read. The results
+// are the same either way; the run says that it read the inputs twice (Result.Notes).
 
-// maxWaiting is how many events may wait for the sessions' edits before the reading starts again
-// in two passes (at most half the distinct results a run keeps while reading, MaxGroups).
+// maxWaiting is how many events may wait for the sessions' edits before the findings are read in
+// a second pass (at most half the distinct results a run keeps while reading, MaxGroups).
 const maxWaiting = 1 << 14
+
+// waitingBound is how many events may wait in a run of cfg.
+func waitingBound(cfg Config) int {
+	return min(cmp.Or(cfg.maxWaiting, maxWaiting), max(maxGroups(cfg)/2, 1))
+}
 
 // waitPath is the place of a waiting event: a repo-relative path never holds a NUL.
 const waitPath = "\x00waiting for the session's edits"
 
-// readFunc reads every input into a set with prepare, handing edit calls to edits (nil: none);
-// with prepare nil, it reads the edit calls only (inputs.Options.EditsOnly).
-type readFunc func(ctx context.Context, prepare func(findings.Finding) findings.Finding, edits func(inputs.EditCall)) (*findings.Set, readStats)
+// readPass reads every input once into a set, handing what the readers find to opts.Sink.
+type readPass func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats)
 
-// read reads the inputs with read: once, anchoring as they are read, without a diff (or with
-// --session-anchor config); with it, once with the edits and the events that wait for them, or,
-// past maxWaiting, in two passes.
-func (p *preparation) read(ctx context.Context, read readFunc) (*findings.Set, readStats) {
-	if p.res.Diff == nil || p.cfg.SessionAnchor == anchor.SessionConfig {
-		return read(ctx, p.prepare(nil), nil)
+// read reads the inputs through s: once, anchoring as they are read, without a diff (or with
+// --session-anchor config); with it, once with the edits and the events that wait for them, and
+// past the waiting bound a second pass for the findings alone.
+func (s *sink) read(ctx context.Context, opts inputs.Options, read readPass) (*findings.Set, readStats, []string) {
+	opts.Sink = s
+	if s.wait == nil {
+		return with(read(ctx, opts))
 	}
-	rctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	// Waiting events are groups of one: fewer than the set's bound keeps them from its eviction.
-	limit := min(cmp.Or(p.cfg.maxWaiting, maxWaiting), max(maxGroups(p.cfg)/2, 1))
-	g, w := newEditGather(p.anc, p.files), &waiting{stop: cancel, max: limit}
-	set, st := read(rctx, p.prepare(w), g.receive)
-	if ctx.Err() != nil || !w.overflowed() {
-		g.keep(p.cfg)
-		w.settle(set, p.anchorLater)
-		return set, st
+	opts.Edits = true
+	set, st := read(ctx, opts)
+	s.edits.keep(s.cfg)
+	if ctx.Err() != nil || !s.wait.full.Load() {
+		s.wait.settle(set, s.placeLater)
+		return set, st, nil
 	}
-	g = newEditGather(p.anc, p.files)
-	read(ctx, nil, g.receive)
-	g.keep(p.cfg)
-	return read(ctx, p.prepare(nil), nil)
+	set = nil // its findings stopped at the bound: the second pass reads them all
+	opts = inputs.Options{IncludeUnstructured: s.cfg.IncludeUnstructured, MaxRecord: opts.MaxRecord, Sink: s.again()}
+	set, st = read(ctx, opts)
+	note := fmt.Sprintf("more than %d events waited for their session's edits, so the inputs were read a second time to place them (see docs/architecture-read.md)", s.wait.max)
+	fmt.Fprintf(s.cfg.Stderr, "agc-sarif: %s\n", note)
+	return set, st, []string{note}
 }
+
+// with is a read's set and stats with no note.
+func with(set *findings.Set, st readStats) (*findings.Set, readStats, []string) { return set, st, nil }
 
 // waiting holds what the events that wait need to be anchored later.
 type waiting struct {
 	mu   sync.Mutex
 	held []heldEvent
-	max  int    // events that may wait
-	stop func() // stops the reading when more than max events wait
+	max  int         // events that may wait
+	full atomic.Bool // more than max events came to wait: the findings are read again
 }
 
 // heldEvent is what a waiting event's place in the set hides: its own location, and whether a
@@ -78,19 +85,13 @@ func (w *waiting) hold(f findings.Finding, hidden bool) findings.Finding {
 	w.mu.Lock()
 	w.held = append(w.held, heldEvent{loc: f.Location, hidden: hidden})
 	n := len(w.held)
-	w.mu.Unlock()
 	if n > w.max {
-		w.stop()
+		w.full.Store(true)
+		w.held = nil // nothing of this pass is placed: let them go
 	}
+	w.mu.Unlock()
 	f.Location = &findings.Location{Path: waitPath, StartLine: n}
 	return f
-}
-
-// overflowed reports whether more than max events waited.
-func (w *waiting) overflowed() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.held) > w.max
 }
 
 // settle anchors every waiting event of set with anchor, given the event as it was read (with

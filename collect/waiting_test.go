@@ -3,32 +3,27 @@ package collect
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
-	"github.com/agc-sarif/agc-sarif/redact"
+	"github.com/agc-sarif/agc-sarif/internal/opens"
 )
 
 // TestSessionAnchorWaitOrTwoPasses: the events that wait for the sessions' edits in one read are
-// anchored as when too many wait and the inputs are read twice (edits first, then events anchored
-// as read), on the real session's three files read at once.
+// anchored as when too many wait and the findings are read in a second pass (every edit known,
+// events anchored as read), on the real session's three files read at once.
 func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 	root, base := replayRepo(t)
-	var paths []string
-	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
-		p, err := filepath.Abs(filepath.Join(replayDir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := replayPaths(t)
 	got := map[int]string{}
 	for _, max := range []int{0, 1} {
 		res, err := Run(context.Background(), Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2, maxWaiting: max})
@@ -49,11 +44,9 @@ func TestSessionAnchorWaitOrTwoPasses(t *testing.T) {
 	}
 }
 
-// TestSessionAnchorReadPaths: the test above compares two runs; this one checks that they took
-// the two paths it names. Within the bound the inputs are read once, with the edits; past it
-// that read is stopped, the edits are read alone, and the inputs are read again, anchored as read.
-func TestSessionAnchorReadPaths(t *testing.T) {
-	root, base := replayRepo(t)
+// replayPaths are the real session's three files, by absolute path.
+func replayPaths(t *testing.T) []string {
+	t.Helper()
 	var paths []string
 	for _, f := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
 		p, err := filepath.Abs(filepath.Join(replayDir, f))
@@ -62,39 +55,88 @@ func TestSessionAnchorReadPaths(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
+	return paths
+}
+
+// TestOneReadWithBase: with --base and a consumer (the action's summary), each input is opened
+// once; past the waiting bound, twice, and the run says so.
+func TestOneReadWithBase(t *testing.T) {
+	root, base := replayRepo(t)
+	paths := replayPaths(t)
+	for _, tc := range []struct{ maxWaiting, opens int }{{0, 1}, {1, 2}} {
+		var opened opens.Counter
+		calls := &countingConsumer{}
+		res, err := Run(context.Background(), Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2,
+			maxWaiting: tc.maxWaiting, Consumer: calls, Open: opened.Open, Stderr: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if n := opened.Of(filepath.Base(p)); n != tc.opens {
+				t.Errorf("maxWaiting %d: %s opened %d times, want %d", tc.maxWaiting, filepath.Base(p), n, tc.opens)
+			}
+		}
+		if (tc.opens > 1) != (len(res.Notes) > 0) {
+			t.Errorf("maxWaiting %d: notes %q: a second pass must be said, and only then", tc.maxWaiting, res.Notes)
+		}
+		if calls.calls == 0 || calls.findings == 0 {
+			t.Errorf("maxWaiting %d: the consumer took %d calls and %d findings, want some of each", tc.maxWaiting, calls.calls, calls.findings)
+		}
+	}
+}
+
+// countingConsumer counts what a run hands its consumer.
+type countingConsumer struct {
+	mu              sync.Mutex
+	calls, findings int
+}
+
+func (c *countingConsumer) Call(inputs.CallEvent) { c.mu.Lock(); c.calls++; c.mu.Unlock() }
+func (c *countingConsumer) Finding(findings.Finding) {
+	c.mu.Lock()
+	c.findings++
+	c.mu.Unlock()
+}
+
+// TestSessionAnchorReadPaths: the test above compares two runs; this one checks that they took
+// the two paths it names. Within the bound the inputs are read once, with the edits; past it
+// that read goes on for the edits, and the findings are read once more, anchored as read, which
+// the run says.
+func TestSessionAnchorReadPaths(t *testing.T) {
+	root, base := replayRepo(t)
+	paths := replayPaths(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		maxWaiting int
 		want       string
 	}{
 		{0, "findings with edits"},
-		{1, "findings with edits, edits only, findings"},
+		{1, "findings with edits, findings"},
 	} {
 		cfg := Config{Paths: paths, Root: root, Dir: root, Redact: true, Base: base, Jobs: 2, maxWaiting: tc.maxWaiting,
-			Getenv: func(string) string { return "" }}
+			Getenv: func(string) string { return "" }, Stderr: io.Discard}
 		res := &Result{Root: root}
 		ex := expandInputs(cfg.Dir, cfg.Paths, cfg.Judgments)
 		var err error
 		if res.Diff, err = changeDiff(ctx, cfg, root); err != nil || res.Diff == nil {
 			t.Fatalf("diff against %s: %v", base, err)
 		}
-		prep, err := newPrepare(cfg, res, ex.Files, redact.New(redact.Options{}))
+		snk, err := newSink(cfg, res, ex.Files)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var reads []string
-		prep.read(ctx, func(ctx context.Context, prepare func(findings.Finding) findings.Finding, edits func(inputs.EditCall)) (*findings.Set, readStats) {
-			switch {
-			case prepare == nil:
-				reads = append(reads, "edits only")
-			case edits != nil:
+		_, _, notes := snk.read(ctx, inputs.Options{}, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
+			if opts.Edits {
 				reads = append(reads, "findings with edits")
-			default:
+			} else {
 				reads = append(reads, "findings")
 			}
-			opts := inputs.Options{Edits: edits, EditsOnly: prepare == nil}
-			return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs}, prepare, bound(cfg))
+			return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs}, bound(cfg), nil)
 		})
+		if (len(reads) > 1) != (len(notes) > 0) {
+			t.Errorf("maxWaiting %d: %d reads, notes %q: a second read must be said, and only then", tc.maxWaiting, len(reads), notes)
+		}
 		if got := strings.Join(reads, ", "); got != tc.want {
 			t.Errorf("maxWaiting %d: reads %q, want %q", tc.maxWaiting, got, tc.want)
 		}

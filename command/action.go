@@ -17,6 +17,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/review"
@@ -232,6 +233,7 @@ type actionState struct {
 	workspace string
 	diff      loadedDiff // the change's diff, read once before collecting
 	res       *collect.Result
+	tap       *friction.Tap                // the friction ladder's share of collect's read, for the summary
 	onChange  func(*findings.Finding) bool // the diff filter; nil when no diff applies
 	filter    string                       // one line on what the diff filter hid
 	up        uploadResult
@@ -299,11 +301,14 @@ func runAction(ctx context.Context, env *Env) error {
 func stepCollect(ctx context.Context, s *actionState) error {
 	in, env := s.in, s.env
 	in.Paths = dropMissingDefault(s.workspace, in.Paths, in.Judgments)
+	if s.in.Summary && env.Getenv("GITHUB_STEP_SUMMARY") != "" {
+		s.tap = friction.NewTap() // the summary's Friction section reads the same pass
+	}
 	res, err := collect.Run(ctx, collect.Config{
 		Paths: in.Paths, Judgments: in.Judgments, Format: in.Format, Root: in.Root, Category: in.Category,
 		IncludeUnstructured: in.IncludeUnstructured, Redact: true, FailOn: in.FailOn, Levels: in.Levels, Matrix: in.Matrix,
 		Dir: s.workspace, Getenv: env.Getenv, Stderr: env.Stderr, Version: Version,
-		Diff: s.diff.d, SessionAnchor: in.SessionAnchor, IfNoFilesFound: in.IfNoFilesFound,
+		Diff: s.diff.d, SessionAnchor: in.SessionAnchor, IfNoFilesFound: in.IfNoFilesFound, Consumer: consumer(s.tap), Open: env.open,
 	})
 	if err != nil {
 		s.gha.Errorf("%s", err.Error())
@@ -330,6 +335,14 @@ func stepCollect(ctx context.Context, s *actionState) error {
 		s.gha.Noticef("%s", n)
 	}
 	return nil
+}
+
+// consumer is tap as collect's Consumer: nil when there is none.
+func consumer(tap *friction.Tap) collect.Consumer {
+	if tap == nil {
+		return nil
+	}
+	return tap
 }
 
 // unreadInputs are the inputs that could not be read: those missing, then files that could not
@@ -367,13 +380,13 @@ func stepUpload(ctx context.Context, s *actionState) error {
 }
 
 // stepSummary appends the job summary.
-func stepSummary(ctx context.Context, s *actionState) error {
+func stepSummary(_ context.Context, s *actionState) error {
 	p := s.env.Getenv("GITHUB_STEP_SUMMARY")
 	if !s.in.Summary || p == "" {
 		return nil
 	}
 	res := s.res
-	section := frictionSection(ctx, s)
+	section := frictionSection(s)
 	md := summary.Render(summary.Input{
 		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
 		Missing: unreadInputs(res),

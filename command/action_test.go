@@ -66,9 +66,15 @@ func workspace(t *testing.T, head string) string {
 
 func runActionEnv(t *testing.T, ws string, vars map[string]string) actionRun {
 	t.Helper()
+	return runActionOpen(t, ws, vars, nil)
+}
+
+// runActionOpen is runActionEnv with the input files opened by open (nil: as collect opens them).
+func runActionOpen(t *testing.T, ws string, vars map[string]string, open func(string) (*os.File, error)) actionRun {
+	t.Helper()
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: ws,
-		Getenv: func(k string) string { return vars[k] }}
+		Getenv: func(k string) string { return vars[k] }, open: open}
 	args := []string{"agc-sarif", "action"}
 	if vars["GITHUB_ACTIONS"] == "true" {
 		args = DefaultArgs([]string{"agc-sarif"}, env.Getenv) // a bare run, as the container starts

@@ -14,7 +14,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	words "github.com/agc-sarif/agc-sarif/internal/plural"
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 func checkCommand(env *Env) *cli.Command {
@@ -151,7 +150,7 @@ func checkHookAnswer(c *cli.Context, env *Env) error {
 	if name == "-" {
 		name = collect.StdinName
 	}
-	red := redact.New(redact.Options{Disabled: !c.Bool("redact")}).String
+	red := collect.NewRedactor(c.Bool("redact")).String
 	w := env.actionsLog().Stdout()
 	errs := 0
 	for _, b := range res.Breaches {

@@ -35,6 +35,8 @@ type Env struct {
 	Stderr io.Writer
 	Getenv func(string) string
 	Dir    string // working folder; relative paths are resolved against it
+	// open opens the input files collect reads (nil: os.Open); tests count the opens.
+	open func(string) (*os.File, error)
 	// log writes agent text and our workflow commands safely (set by Main; nil in a bare Env).
 	log *actionslog.Log
 }

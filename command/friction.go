@@ -1,7 +1,6 @@
 package command
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/inputs"
-	"github.com/agc-sarif/agc-sarif/redact"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
@@ -60,18 +58,24 @@ func runFriction(c *cli.Context, env *Env) error {
 	}
 	cfg := collect.Config{Paths: c.Args().Slice(), Judgments: judgmentPaths(c), Format: in, Root: c.String("root"), Redact: c.Bool("redact"),
 		MaxRecord: c.Int("max-record-size"), Dir: env.Dir, Getenv: env.Getenv}
-	rep, rd, err := frictionReport(c.Context, env, cfg, c.Int("examples"))
+	tap := friction.NewTap()
+	cfg.Consumer = tap
+	res, err := collect.Run(c.Context, cfg)
+	if err != nil {
+		return exit(ExitUsage, err)
+	}
+	rep, err := frictionReport(env, tap, res.Root, c.Int("examples"))
 	if err != nil {
 		return exit(ExitUsage, err)
 	}
 	if err := writeFriction(c.String("output"), env, form, rep); err != nil {
 		return exit(ExitUsage, err)
 	}
-	for _, p := range rd.Set.Problems {
+	for _, p := range res.Set.Problems {
 		fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", p)
 	}
-	if len(rd.Missing)+len(rd.Unreadable) > 0 {
-		for _, m := range append(rd.Missing, rd.Unreadable...) {
+	if unread := unreadInputs(res); len(unread) > 0 {
+		for _, m := range unread {
 			fmt.Fprintf(env.Stderr, "agc-sarif: %s\n", m)
 		}
 		return exit(ExitUsage, nil)
@@ -79,22 +83,14 @@ func runFriction(c *cli.Context, env *Env) error {
 	return nil
 }
 
-// frictionReport reads the inputs of cfg, every hook decision included, and builds the friction
-// report, anchored to the root found and redacted as cfg.Redact says; examples 0 is the default.
-func frictionReport(ctx context.Context, env *Env, cfg collect.Config, examples int) (friction.Report, *collect.Reading, error) {
-	tl := friction.NewTimeline()
-	cfg.IncludeUnstructured = true
-	rd, err := collect.Read(ctx, cfg, tl.Add)
+// frictionReport builds the friction report of what tap took from a read (redacted there), with
+// paths shown relative to root; examples 0 is the default.
+func frictionReport(env *Env, tap *friction.Tap, root string, examples int) (friction.Report, error) {
+	anc, err := anchor.New(anchor.Options{Root: root, ProjectDirs: projectDirsOf(env)})
 	if err != nil {
-		return friction.Report{}, nil, err
+		return friction.Report{}, err
 	}
-	anc, err := anchor.New(anchor.Options{Root: rd.Root, ProjectDirs: projectDirsOf(env)})
-	if err != nil {
-		return friction.Report{}, nil, err
-	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Examples: examples,
-		Redactor: redact.New(redact.Options{Disabled: !cfg.Redact})})
-	return rep, rd, nil
+	return tap.Report(friction.Options{Paths: anc, Examples: examples}), nil
 }
 
 // projectDirsOf are the folders the agent worked in besides the root, as collect takes them.
@@ -144,14 +140,13 @@ func writeFriction(out string, env *Env, form string, rep friction.Report) error
 	return err
 }
 
-// frictionSection is the job summary's Friction section, within summary.FrictionShare; "" when
-// the inputs held no tool calls or could not be read. collect merges repeated events as it reads,
-// and the ladder needs each event with its call, so the inputs are read a second time, one file
-// at a time, without anchoring.
-func frictionSection(ctx context.Context, s *actionState) string {
-	in := s.in
-	rep, _, err := frictionReport(ctx, s.env, collect.Config{Paths: dropMissingDefault(s.workspace, in.Paths, in.Judgments),
-		Judgments: in.Judgments, Format: in.Format, Root: s.res.Root, Redact: true, Dir: s.workspace, Getenv: s.env.Getenv}, 0)
+// frictionSection is the job summary's Friction section, within summary.FrictionShare, from
+// what s.tap took of the one read collect made; "" when the inputs held no tool calls.
+func frictionSection(s *actionState) string {
+	if s.tap == nil || s.res == nil {
+		return ""
+	}
+	rep, err := frictionReport(s.env, s.tap, s.res.Root, 0)
 	if err != nil || rep.Calls == 0 {
 		return ""
 	}

@@ -6,11 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/internal/opens"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
 // TestActionFrictionSection: the action's job summary carries the Friction section of the real
-// replay, inside the summary's cap, and the section is rendered escaped.
+// replay, inside the summary's cap, and the section is rendered escaped; the action opens each
+// input once for the SARIF and the section.
 func TestActionFrictionSection(t *testing.T) {
 	ws := t.TempDir()
 	for _, f := range []string{"session.jsonl", "stream.jsonl", "hook-log.jsonl"} {
@@ -26,10 +28,11 @@ func TestActionFrictionSection(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	r := runActionEnv(t, ws, map[string]string{
+	var opened opens.Counter
+	r := runActionOpen(t, ws, map[string]string{
 		"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": ws, "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
 		"INPUT_PATHS": ".agc", "INPUT_UPLOAD": "false", "INPUT_SUMMARY": "true", "INPUT_FAIL-ON": "none",
-	})
+	}, opened.Open)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -37,6 +40,12 @@ func TestActionFrictionSection(t *testing.T) {
 		"correction: python → python3", "allow: add `Bash(gh pr view:*)` to permissions.allow in .claude/settings.json"} {
 		if !strings.Contains(r.summary, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.summary)
+		}
+	}
+	// The SARIF, the annotations and the Friction section come from one read: each input once.
+	for _, f := range []string{"session.jsonl", "stream.jsonl", "hook-log.jsonl"} {
+		if n := opened.Of(f); n != 1 {
+			t.Errorf("%s opened %d times, want once", f, n)
 		}
 	}
 	if len(r.summary) > summary.Limit || strings.Contains(r.summary, "ghp_0123456789") {

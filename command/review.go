@@ -18,7 +18,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/internal/lazyre"
-	"github.com/agc-sarif/agc-sarif/redact"
 	"github.com/agc-sarif/agc-sarif/review"
 	"github.com/agc-sarif/agc-sarif/upload"
 )
@@ -88,7 +87,7 @@ func actionReview(ctx context.Context, s *actionState) string {
 	items := review.FromFindings(s.res.Findings, s.fails)
 	t := review.Target{Owner: owner, Repo: repo, Number: pr.Number, CommitID: pr.HeadSHA}
 	res, err := review.Run(ctx, c, t, items, review.Options{Mode: s.in.PRReview, Diff: d,
-		ReadFile: repoReader(s.res.Root), Redactor: redact.New(redact.Options{})})
+		ReadFile: repoReader(s.res.Root), Redactor: collect.NewRedactor(true)})
 	switch {
 	case review.IsRefused(err):
 		return notice("GitHub refused it (" + err.Error() + "; the job needs pull-requests: write)")
@@ -230,7 +229,7 @@ func runReview(c *cli.Context, env *Env) error {
 	if err != nil {
 		return exit(ExitUsage, err)
 	}
-	opts := review.Options{Mode: a.mode, Diff: d, ReadFile: repoReader(a.root), Redactor: redact.New(redact.Options{Disabled: !c.Bool("redact")})}
+	opts := review.Options{Mode: a.mode, Diff: d, ReadFile: repoReader(a.root), Redactor: collect.NewRedactor(c.Bool("redact"))}
 	if c.Bool("dry-run") {
 		p := review.Make(items, nil, opts)
 		enc := json.NewEncoder(env.Stdout)

@@ -27,7 +27,7 @@ func Aggregate(fs []Finding, maxExamples int) []Finding {
 // AggregateOver is Aggregate writing the merged findings over fs, for a caller that has no more
 // use for fs: no second slice of findings is made.
 func AggregateOver(fs []Finding, maxExamples int) []Finding {
-	s := NewAggregateSet(maxExamples, nil)
+	s := NewAggregateSet(maxExamples)
 	// The k-th group is written at fs[k], and the group of fs[i] is at most the i-th: merging
 	// writes only over findings already read. Sized once, nothing grows.
 	s.Findings, s.agg.groups = fs[:0], make([]group, 0, len(fs))
@@ -40,22 +40,21 @@ func AggregateOver(fs []Finding, maxExamples int) []Finding {
 }
 
 // NewAggregateSet returns an empty set that merges repeats of one rule at one place as they are
-// added, as Aggregate does, keeping up to maxExamples examples each. prepare, when not nil, is
-// applied to every finding that is not a duplicate before it is grouped (collect anchors there,
-// since the place is part of the group's identity). Call Compact when all is merged.
-func NewAggregateSet(maxExamples int, prepare func(Finding) Finding) *Set {
+// added, as Aggregate does, keeping up to maxExamples examples each. Findings are grouped as they
+// are given: a caller whose place is part of the group (collect anchors) gives them placed. Call
+// Compact when all is merged.
+func NewAggregateSet(maxExamples int) *Set {
 	if maxExamples <= 0 {
 		maxExamples = DefaultMaxExamples
 	}
 	s := NewSet()
-	s.agg = &aggregation{max: maxExamples, prepare: prepare, index: newGroupIndex(0)}
+	s.agg = &aggregation{max: maxExamples, index: newGroupIndex(0)}
 	return s
 }
 
 // aggregation is the grouping state of an aggregating set, parallel to its Findings.
 type aggregation struct {
 	max     int
-	prepare func(Finding) Finding
 	index   groupIndex
 	groups  []group
 	seq     int // events placed so far, to order groups by their first event
@@ -72,14 +71,6 @@ type group struct {
 
 // place merges f into its group, or starts one; first orders a new group (-1: now).
 func (a *aggregation) place(s *Set, f Finding, first int) int32 {
-	if a.prepare != nil {
-		f = a.prepare(f)
-	}
-	return a.put(s, f, first)
-}
-
-// put is place for a finding already prepared.
-func (a *aggregation) put(s *Set, f Finding, first int) int32 {
 	if f.Count < 1 {
 		f.Count = 1
 	}
@@ -96,8 +87,10 @@ func (a *aggregation) put(s *Set, f Finding, first int) int32 {
 		i = int32(len(s.Findings))
 		if len(s.Findings) == cap(s.Findings) {
 			// Doubled, not the quarter append adds to a long slice: a Finding is 384 bytes,
-			// and growing by quarters copied and cleared the set about four times over.
-			s.Findings = slices.Grow(s.Findings, max(len(s.Findings), 64))
+			// and growing by quarters copied and cleared the set about four times over. From a
+			// few, not 64: a set is made per file read, and most of 10,000 small files hold one
+			// finding or none (24 KiB each at 64).
+			s.Findings = slices.Grow(s.Findings, max(len(s.Findings), 4))
 		}
 		s.Findings = append(s.Findings, f)
 		a.index.add(s.Findings, &k, h, i)
@@ -172,19 +165,13 @@ func (s *Set) mergeGroups(o *Set) {
 		s.agree(sref.slot, o.files[oref.file()])
 	}
 	keep = append(keep, s.mergeBare(o)...)
-	// o prepared its findings as it took them (a Sibling of s): not again.
-	prepared := o.agg != nil && o.agg.prepare != nil
 	remap := make([]int32, len(o.Findings))
 	base := s.agg.seq
 	defer func() { s.agg.seq = base + o.agg.seq }()
 	for i := range o.Findings {
 		if o.Findings[i].Count > 0 {
 			sources := o.Findings[i].Sources
-			if prepared {
-				remap[i] = s.agg.put(s, o.Findings[i], base+o.agg.groups[i].first)
-			} else {
-				remap[i] = s.place(o.Findings[i], base+o.agg.groups[i].first)
-			}
+			remap[i] = s.place(o.Findings[i], base+o.agg.groups[i].first)
 			for _, f := range sources {
 				s.agree(remap[i], f)
 			}

@@ -17,9 +17,9 @@ func TestBoundEvictedEventsStayCounted(t *testing.T) {
 	}
 	weigh := func(f *Finding) uint64 { return uint64(f.Verdict.Weight())<<32 | uint64(f.Count) }
 	for _, split := range []int{0, 5} {
-		sets := []*Set{NewAggregateSet(5, nil)}
+		sets := []*Set{NewAggregateSet(5)}
 		if split > 0 {
-			sets = append(sets, NewAggregateSet(5, nil))
+			sets = append(sets, NewAggregateSet(5))
 		}
 		for _, s := range sets {
 			s.Limit(Bound{Max: 2, Weigh: weigh})
@@ -33,7 +33,7 @@ func TestBoundEvictedEventsStayCounted(t *testing.T) {
 		add(ev(1, gates.Block)) // heavier: it is kept again
 		s := sets[0]
 		if len(sets) > 1 {
-			s = NewAggregateSet(5, nil)
+			s = NewAggregateSet(5)
 			s.Limit(Bound{Max: 2, Weigh: weigh})
 			s.Merge(sets[0])
 			s.Merge(sets[1])

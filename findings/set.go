@@ -160,6 +160,17 @@ func (s *Set) Add(f Finding) bool {
 	return true
 }
 
+// Known reports whether s holds the event of f already, from a record at least as heavy: then
+// Add(f) only counts the duplicate and names f's file among the event's sources, and a caller that
+// places findings before it adds them (collect anchors) can skip placing f.
+func (s *Set) Known(f *Finding) bool {
+	if f.EventKey == "" {
+		return false
+	}
+	ref, ok := s.events[idOf(f.EventKey, f.RuleID, f.Target)]
+	return ok && weightOf(f) <= ref.weight()
+}
+
 // sameBare finds an unstructured finding the set already holds for the event of f under another
 // rule name, because one record knew the hook command and the other did not. better says f
 // names the hook and the one held does not. Two different known hooks on one call stay two
@@ -291,14 +302,13 @@ type listedAt struct {
 	reason string
 }
 
-// Sibling returns an empty set made like s: aggregating with s's examples, prepare step and
-// bound, or keeping every finding apart. A reader that reads parts of one file at once reads
+// Sibling returns an empty set made like s: aggregating with s's examples and bound, or keeping every finding apart. A reader that reads parts of one file at once reads
 // each part into a sibling and hands them to Continue in file order.
 func (s *Set) Sibling() *Set {
 	if s.agg == nil {
 		return NewSet()
 	}
-	n := NewAggregateSet(s.agg.max, s.agg.prepare)
+	n := NewAggregateSet(s.agg.max)
 	n.agg.bound = s.agg.bound
 	return n
 }

@@ -100,7 +100,7 @@ func TestSetHeaviestVerdictWins(t *testing.T) {
 		for _, order := range [][]Finding{{steer, block}, {block, steer}} {
 			s := NewSet()
 			if agg {
-				s = NewAggregateSet(5, nil)
+				s = NewAggregateSet(5)
 			}
 			for _, f := range order {
 				s.Add(f)
@@ -126,7 +126,7 @@ func TestSetMergeHeaviestVerdictWins(t *testing.T) {
 	other := steer
 	other.EventKey, other.Source.Line = "claude-code/s/t2/PreToolUse", 2 // a steer of its own
 	for _, first := range []string{"steer", "block"} {
-		a, b := NewAggregateSet(5, nil), NewAggregateSet(5, nil)
+		a, b := NewAggregateSet(5), NewAggregateSet(5)
 		if first == "steer" {
 			a.Add(steer)
 			a.Add(other)
@@ -136,7 +136,7 @@ func TestSetMergeHeaviestVerdictWins(t *testing.T) {
 			b.Add(steer)
 			b.Add(other)
 		}
-		all := NewAggregateSet(5, nil)
+		all := NewAggregateSet(5)
 		all.Merge(a)
 		all.Merge(b)
 		all.Compact()
@@ -189,9 +189,9 @@ func TestAggregateSetMatchesAggregate(t *testing.T) {
 		fs = append(fs, f)
 	}
 	want := Aggregate(fs, 5)
-	all := NewAggregateSet(5, nil)
+	all := NewAggregateSet(5)
 	for part := 0; part < 4; part++ {
-		s := NewAggregateSet(5, nil)
+		s := NewAggregateSet(5)
 		for _, f := range fs[part*50 : (part+1)*50] {
 			s.Add(f)
 		}
@@ -218,9 +218,9 @@ func TestAggregateSetMergeUnderTwoNames(t *testing.T) {
 	named := Finding{RuleID: "hook/guard.sh", Kind: Unstructured, Verdict: gates.Block, Level: Error, EventKey: key,
 		Message: "guard.sh denied", Call: &Call{Event: "PreToolUse", Hook: "scripts/guard.sh"}, Source: Source{File: "hook-log.jsonl", Line: 1}}
 	for _, order := range [][]Finding{{unnamed, named, unnamed}, {named, unnamed, named}} {
-		all := NewAggregateSet(5, nil)
+		all := NewAggregateSet(5)
 		for i, f := range order {
-			s := NewAggregateSet(5, nil)
+			s := NewAggregateSet(5)
 			f.Source.File = fmt.Sprintf("%d-%s", i, f.Source.File)
 			s.Add(f)
 			all.Merge(s)

@@ -11,7 +11,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // The replays of testdata/friction (see the README.md of each folder), records written by the real
@@ -35,20 +34,20 @@ func report(t *testing.T, dir, root string, files ...string) friction.Report {
 	for _, f := range files {
 		paths = append(paths, dir+f)
 	}
-	tl := friction.NewTimeline()
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: paths, Root: root,
-		IncludeUnstructured: true, Dir: "."}, tl.Add)
+	tl := friction.NewTap()
+	rd, err := collect.Run(context.Background(), collect.Config{Paths: paths, Root: root,
+		IncludeUnstructured: true, Redact: true, Dir: ".", Consumer: tl})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rd.Missing)+len(rd.Unreadable)+len(rd.Set.Problems) > 0 {
-		t.Fatalf("reading %v: missing %v, unreadable %v, problems %v", files, rd.Missing, rd.Unreadable, rd.Set.Problems)
+	if len(rd.Missing)+len(rd.Files.Unreadable)+len(rd.Set.Problems) > 0 {
+		t.Fatalf("reading %v: missing %v, unreadable %v, problems %v", files, rd.Missing, rd.Files.Unreadable, rd.Set.Problems)
 	}
 	anc, err := anchor.New(anchor.Options{Root: rd.Root})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	rep := tl.Report(friction.Options{Paths: anc})
 	var buf bytes.Buffer
 	if err := friction.WriteJSON(&buf, rep); err != nil {
 		t.Fatal(err)
@@ -274,9 +273,9 @@ func TestReplayRendered(t *testing.T) {
 // number tool calls alike, and Codex) — the habit is one pattern of 9 calls in 3 sessions, ranked
 // by its 9 retries, with a repair for each runtime; the Writes prompted in one session only.
 func TestReplayAcrossSessions(t *testing.T) {
-	tl := friction.NewTimeline()
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{habit, codex}, Root: habit + "files",
-		IncludeUnstructured: true, Dir: "."}, tl.Add)
+	tl := friction.NewTap()
+	rd, err := collect.Run(context.Background(), collect.Config{Paths: []string{habit, codex}, Root: habit + "files",
+		IncludeUnstructured: true, Redact: true, Dir: ".", Consumer: tl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +283,7 @@ func TestReplayAcrossSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	rep := tl.Report(friction.Options{Paths: anc})
 	if rep.Sessions != 3 || rep.Calls != 22 || len(rep.Patterns) != 2 {
 		t.Fatalf("report %+v; want 22 calls in 3 sessions, 2 patterns", rep)
 	}
@@ -301,9 +300,9 @@ func TestReplayAcrossSessions(t *testing.T) {
 // TestDocsReport: the report shown in docs/friction.md is the real report of the habit replay, as
 // the command gives it today (headings one level down).
 func TestDocsReport(t *testing.T) {
-	tl := friction.NewTimeline()
-	rd, err := collect.Read(context.Background(), collect.Config{Paths: []string{"habit/session.jsonl", "habit/stream.jsonl", "habit/hook-log.jsonl"},
-		Root: "habit/files", IncludeUnstructured: true, Dir: replay}, tl.Add)
+	tl := friction.NewTap()
+	rd, err := collect.Run(context.Background(), collect.Config{Paths: []string{"habit/session.jsonl", "habit/stream.jsonl", "habit/hook-log.jsonl"},
+		Root: "habit/files", IncludeUnstructured: true, Redact: true, Dir: replay, Consumer: tl})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +310,7 @@ func TestDocsReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := tl.Report(rd.Set.Findings, friction.Options{Paths: anc, Redactor: redact.New(redact.Options{})})
+	rep := tl.Report(friction.Options{Paths: anc})
 	md := friction.Markdown(rep, 0)
 	md = strings.Replace(md, "## Friction\n", "### Friction\n", 1)
 	md = strings.ReplaceAll(md, "\n### ", "\n#### ")

@@ -57,6 +57,7 @@ type agcFile struct {
 	set      *findings.Set
 	problems map[string]int // problems seen per reason
 	redact   func(string) string
+	opts     Options
 	made     []findings.Finding // one record's findings, reused from record to record
 }
 
@@ -65,7 +66,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 	if max <= 0 {
 		max = maxAGCRecord
 	}
-	f := &agcFile{name: in.Name, set: set, problems: map[string]int{}, redact: opts.Redact}
+	f := &agcFile{name: in.Name, set: set, problems: map[string]int{}, redact: opts.Redact, opts: opts}
 	r, passed, err := f.document(in.R, max)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
@@ -218,13 +219,13 @@ func (f *agcFile) add(src findings.Source, r *gates.Response, bs []gates.Breach)
 	if r != nil {
 		f.made = findings.AppendFromResponse(f.made[:0], r, base)
 		for _, fd := range f.made {
-			f.set.Add(fd)
+			f.opts.add(f.set, fd)
 			n++
 		}
 		clear(f.made) // the set holds copies: keep nothing of them alive here
 	}
 	for _, b := range bs {
-		f.set.Add(findings.FromBreach(b, base))
+		f.opts.add(f.set, findings.FromBreach(b, base))
 		n++
 	}
 	switch {

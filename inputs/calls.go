@@ -8,9 +8,9 @@ import (
 )
 
 // The tool-call timeline: readers of Claude Code records report every tool call, its result,
-// each refusal the runtime listed, and each permission prompt to Options.Calls, in record order,
+// each refusal the runtime listed, and each permission prompt to the Sink (Options.Calls), in record order,
 // so that a caller (the friction ladder) can follow what the agent did after a refusal. Findings
-// are unaffected; with Options.Calls nil nothing is reported.
+// are unaffected; without Options.Calls nothing is reported.
 
 // CallKind says what a CallEvent reports.
 type CallKind string
@@ -52,13 +52,13 @@ func (s *hookState) useCalls(message []byte, line int) int {
 // useCallsOf is useCalls of the tool_use blocks of message, already listed.
 func (s *hookState) useCallsOf(message []byte, uses []useBlock, line int) int {
 	msgID := ""
-	if s.opts.Calls != nil {
+	if s.opts.calls() {
 		msgID = rawStr(jsonscan.Lookup(message, "id")[0])
 	}
 	for _, u := range uses {
 		s.calls.add(u.ID, u.Name, u.Input)
-		if s.opts.Calls != nil {
-			s.opts.Calls(CallEvent{Kind: CallUse, Source: s.src(line), Time: s.time, Session: s.session, Cwd: s.cwd,
+		if s.opts.calls() {
+			s.opts.Sink.Call(CallEvent{Kind: CallUse, Source: s.src(line), Time: s.time, Session: s.session, Cwd: s.cwd,
 				Message: msgID, ID: u.ID, Tool: u.Name, Input: keepInput(u.Input)})
 		}
 	}
@@ -67,7 +67,7 @@ func (s *hookState) useCallsOf(message []byte, uses []useBlock, line int) int {
 
 // noteResult reports a tool_result to opts.Calls.
 func (s *hookState) noteResult(r toolResult, line int) {
-	if s.opts.Calls == nil {
+	if !s.opts.calls() {
 		return
 	}
 	c := s.calls.get(r.ID)
@@ -75,18 +75,18 @@ func (s *hookState) noteResult(r toolResult, line int) {
 	if c != nil {
 		tool = c.Name
 	}
-	s.opts.Calls(CallEvent{Kind: CallResult, Source: s.src(line), Time: s.time, Session: s.session,
+	s.opts.Sink.Call(CallEvent{Kind: CallResult, Source: s.src(line), Time: s.time, Session: s.session,
 		ID: r.ID, Tool: tool, IsError: r.IsError, Text: r.Text})
 }
 
 // noteDenials reports the permission_denials of a stream-json result message to opts.Calls.
 func (s *hookState) noteDenials(d []byte, line int) {
-	if s.opts.Calls == nil {
+	if !s.opts.calls() {
 		return
 	}
 	jsonscan.Elements(jsonscan.Lookup(d, "permission_denials")[0], func(el []byte) bool {
 		m := jsonscan.Lookup(el, "tool_name", "tool_use_id", "tool_input")
-		s.opts.Calls(CallEvent{Kind: CallDenied, Source: s.src(line), Time: s.time, Session: s.session,
+		s.opts.Sink.Call(CallEvent{Kind: CallDenied, Source: s.src(line), Time: s.time, Session: s.session,
 			ID: rawStr(m[1]), Tool: rawStr(m[0]), Input: keepInput(m[2])})
 		return true
 	})
@@ -96,7 +96,7 @@ func (s *hookState) noteDenials(d []byte, line int) {
 // as a prompt (its input names no tool_use_id) with the hook input's permission_suggestions
 // (suggestions; nil when unknown), any other as the call it ran at.
 func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
-	if opts.Calls == nil || ev.Call.Tool == "" {
+	if !opts.calls() || ev.Call.Tool == "" {
 		return
 	}
 	kind := CallHook
@@ -105,7 +105,7 @@ func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
 	} else {
 		suggestions = nil
 	}
-	opts.Calls(CallEvent{Kind: kind, Source: ev.Source, Time: ev.Time, Session: ev.Call.SessionID,
+	opts.Sink.Call(CallEvent{Kind: kind, Source: ev.Source, Time: ev.Time, Session: ev.Call.SessionID,
 		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input),
 		Suggestions: keepInput(suggestions)})
 }

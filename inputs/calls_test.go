@@ -67,7 +67,7 @@ func read(t *testing.T, name string, calls func(CallEvent)) *findings.Set {
 		t.Fatal(err)
 	}
 	set := findings.NewSet()
-	if err := rd.Read(context.Background(), Input{Name: name, R: br}, Options{IncludeUnstructured: true, Calls: calls}, set); err != nil {
+	if err := rd.Read(context.Background(), Input{Name: name, R: br}, Options{IncludeUnstructured: true, Calls: calls != nil, Sink: Funcs{OnCall: calls}}, set); err != nil {
 		t.Fatal(err)
 	}
 	return set

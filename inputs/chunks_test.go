@@ -200,7 +200,7 @@ func readVia(t testing.TB, data []byte, c chunking, size int64, newSet func() *f
 			in.At = c.file
 		}
 	}
-	if err := (hookLogReader{}).Read(context.Background(), in, Options{IncludeUnstructured: true}, set); err != nil {
+	if err := (hookLogReader{}).Read(context.Background(), in, Options{IncludeUnstructured: true, Sink: namesLine}, set); err != nil {
 		t.Fatal(err)
 	}
 	set.ListUnlisted("log.jsonl")
@@ -229,13 +229,15 @@ func sameSets(t testing.TB, what string, a, b *findings.Set) {
 	}
 }
 
-// aggregating is the set collect reads into: repeats merged, a prepare step that names the line.
-func aggregating() *findings.Set {
-	return findings.NewAggregateSet(5, func(f findings.Finding) findings.Finding {
-		f.Anchored = fmt.Sprintf("read at line %d", f.Source.Line)
-		return f
-	})
-}
+// aggregating is the set collect reads into: repeats merged.
+func aggregating() *findings.Set { return findings.NewAggregateSet(5) }
+
+// namesLine is a sink that changes each finding by where it was read before it goes into the
+// set, as collect's anchoring does.
+var namesLine = Funcs{Prepare: func(f findings.Finding) findings.Finding {
+	f.Anchored = fmt.Sprintf("read at line %d", f.Source.Line)
+	return f
+}}
 
 // chunkedSame reads data sequentially and in chunks of several sizes and jobs, into plain and
 // aggregating sets, and fails when any read differs from the sequential one.

@@ -8,12 +8,12 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// The session's edits: with Options.Edits set, every reader hands over the edit calls (Edit,
+// The session's edits: with Options.Edits, every reader hands over the edit calls (Edit,
 // Write, MultiEdit and the other runtimes' edit tools) of the records it reads, so that anchoring
 // can place a session's events beside the change it made without a second read of the inputs.
 // The records are looked at as they stand, before the format's own reading: a hook-log record
 // whose input is an edit's hook input, a transcript or stream-json message with tool_use blocks
-// of edits, whatever format the reader reads. Findings are unaffected; with Options.Edits nil
+// of edits, whatever format the reader reads. Findings are unaffected; without Options.Edits
 // nothing is looked at and nothing costs.
 
 // EditCall is one edit call found in a record (Options.Edits).
@@ -40,21 +40,17 @@ type editScan struct {
 	cwd    string
 }
 
-// withEdits wraps a reader's record function so that opts.Edits first receives the edit calls of
-// each record of the file name; with opts.Edits nil it returns fn itself, with opts.EditsOnly a
-// function that never calls fn. A reader reading parts of a file apart wraps each part's
+// withEdits wraps a reader's record function so that the sink (Sink.Edit) first receives the edit
+// calls of each record of the file name; without Options.Edits it returns fn itself. A reader reading parts of a file apart wraps each part's
 // function: the working folder is then known from the part's own records only.
 func withEdits(opts Options, name string, fn func(record) error) func(record) error {
-	if opts.Edits == nil {
+	if !opts.Edits || opts.Sink == nil {
 		return fn
 	}
-	es := newEditScan(opts.Edits)
+	es := newEditScan(opts.Sink.Edit)
 	return func(rec record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
 			es.record(rec.Data, rec.Elided, findings.Source{File: name, Line: rec.Line})
-		}
-		if opts.EditsOnly {
-			return nil
 		}
 		return fn(rec)
 	}

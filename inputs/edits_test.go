@@ -23,7 +23,7 @@ func editsOf(t *testing.T, format Format, text string, in Input) []string {
 	}
 	var mu sync.Mutex
 	var got []string
-	opts := Options{Edits: func(e EditCall) {
+	opts := Options{Edits: true, Sink: Funcs{OnEdit: func(e EditCall) {
 		var fp struct {
 			FilePath string `json:"file_path"`
 			Path     string `json:"path"`
@@ -32,7 +32,7 @@ func editsOf(t *testing.T, format Format, text string, in Input) []string {
 		mu.Lock()
 		got = append(got, fmt.Sprintf("%d/%d %s %s %s %s %s", e.Source.Line, e.Index, e.Session, e.Tool, e.Cwd, e.Time, fp.FilePath+fp.Path))
 		mu.Unlock()
-	}}
+	}}}
 	in.Name, in.Named = "in.jsonl", true
 	if in.At == nil {
 		in.R = strings.NewReader(text)

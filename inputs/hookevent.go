@@ -33,10 +33,16 @@ const (
 // was, why (a skip reason); the caller counts the record with set.Use or set.Skip accordingly.
 func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, string) {
 	fs, reason := hookEventFindings(ev, opts)
+	kept := 0
 	for _, f := range fs {
-		set.Add(f)
+		if opts.add(set, f) {
+			kept++
+		}
 	}
-	return len(fs) > 0, reason
+	if kept == 0 && len(fs) > 0 {
+		return false, skipNoAGC // the run reports no unstructured decision: read for the sink's other consumers only
+	}
+	return kept > 0, reason
 }
 
 // hookEventFindings turns one hook event into findings, or a skip reason when it yields none.

@@ -213,7 +213,7 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 		} else {
 			ev.Key = keys.next(ev.Call, ev.Call.Hook)
 		}
-		if opts.Calls != nil {
+		if opts.calls() {
 			noteHookCall(opts, ev, jsonscan.Lookup(jsonscan.Lookup(rec.Data, "input")[0], "permission_suggestions")[0])
 		}
 		if ok, why := addHookEventReason(ev, opts, set); ok {

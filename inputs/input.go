@@ -33,17 +33,14 @@ type Options struct {
 	// MaxRecord is the largest record (line, or document) a reader parses whole; larger records are
 	// skipped with a problem naming file and line. 0 means DefaultMaxRecord.
 	MaxRecord int
-	// Redact hides secrets in agent text; readers and checks apply it before they cut a text for
-	// a message, so that no cut leaves part of a secret the redactor could no longer recognise.
-	// nil leaves texts as they are.
-	Redact func(string) string
-	// Calls, when set, receives the tool-call timeline of Claude Code records (calls.go).
-	Calls func(CallEvent)
-	// Edits, when set, receives the edit calls of every record read (edits.go), for anchoring.
-	Edits func(EditCall)
-	// EditsOnly, with Edits, reads the records for their edit calls only: the reader's own
-	// reading is passed over, and nothing is added to the set.
-	EditsOnly bool
+	// Sink receives what the readers find (sink.go): findings, and with Calls and Edits the
+	// tool-call timeline and the edit calls. nil: findings go into the set as they are, and texts
+	// are not redacted.
+	Sink Sink
+	// Calls hands the tool-call timeline of the records read to Sink.Call (calls.go).
+	Calls bool
+	// Edits hands the edit calls of every record read to Sink.Edit (edits.go), for anchoring.
+	Edits bool
 }
 
 // DefaultMaxRecord is the default for Options.MaxRecord.

@@ -42,7 +42,7 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 		}
 		set.Problemf(src, "too long", "the message is longer than the record limit of %d bytes; not read", max)
 		if in.Judgment {
-			addMissingJudgment("the reviewer's output is longer than the record limit and was not read", findings.Finding{Source: src}, set)
+			addMissingJudgment("the reviewer's output is longer than the record limit and was not read", findings.Finding{Source: src}, opts, set)
 		}
 		return nil
 	}
@@ -50,7 +50,7 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 		src.Line = bytes.Count(data[:i], []byte{'\n'}) + 1
 		set.Problemf(src, "binary data", "binary data (a NUL byte), not a judging agent's message; not read")
 		if in.Judgment {
-			addMissingJudgment("the reviewer's output is binary data, not a message", findings.Finding{Source: src}, set)
+			addMissingJudgment("the reviewer's output is binary data, not a message", findings.Finding{Source: src}, opts, set)
 		}
 		return nil
 	}
@@ -62,14 +62,14 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 			Message: "not valid UTF-8; the bad bytes were read as U+FFFD"})
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
-	addJudgment(gates.ReadJudgment(string(data)), in.Name, set)
+	addJudgment(gates.ReadJudgment(string(data)), in.Name, opts, set)
 	return nil
 }
 
 // addJudgment turns a judgment read from file into findings, and counts it as one record. Gate
 // findings stand at the line of the block; breaches at their own lines. Findings that state no
 // location are left without one (they are anchored later).
-func addJudgment(j gates.JudgmentResult, file string, set *findings.Set) {
+func addJudgment(j gates.JudgmentResult, file string, opts Options, set *findings.Set) {
 	n := 0
 	if j.Response != nil {
 		line := j.BlockLine
@@ -77,12 +77,12 @@ func addJudgment(j gates.JudgmentResult, file string, set *findings.Set) {
 			line = 1
 		}
 		for _, f := range findings.FromResponse(j.Response, findings.Finding{Source: findings.Source{File: file, Line: line}}) {
-			set.Add(f)
+			opts.add(set, f)
 			n++
 		}
 	}
 	for _, b := range j.Breaches {
-		set.Add(findings.FromBreach(b, findings.Finding{Source: findings.Source{File: file, Line: 1}}))
+		opts.add(set, findings.FromBreach(b, findings.Finding{Source: findings.Source{File: file, Line: 1}}))
 		n++
 	}
 	switch {
@@ -107,7 +107,7 @@ func holdsAGCBlock(text string) bool { return gates.ReadJudgment(text).BlockLine
 // counts it as one record. Its findings stand at that record (base.Source): lines inside the
 // message are not lines of the file. They share an event key made of the session and the text,
 // so the same message read from the transcript and from stream-json of one run is one judgment.
-func addFinalJudgment(text string, base findings.Finding, set *findings.Set) {
+func addFinalJudgment(text string, base findings.Finding, opts Options, set *findings.Set) {
 	j := gates.ReadJudgment(text)
 	for i := range j.Breaches {
 		j.Breaches[i].Line = 0
@@ -116,7 +116,7 @@ func addFinalJudgment(text string, base findings.Finding, set *findings.Set) {
 	n := 0
 	add := func(f findings.Finding) {
 		f.EventKey = key + "/" + strconv.Itoa(n)
-		set.Add(f)
+		opts.add(set, f)
 		n++
 	}
 	if j.Response != nil {
@@ -139,8 +139,8 @@ func addFinalJudgment(text string, base findings.Finding, set *findings.Set) {
 
 // addMissingJudgment adds the judgment-binding breach of a file named as a reviewing agent's
 // output in which no final message could be read; why says what was missing.
-func addMissingJudgment(why string, base findings.Finding, set *findings.Set) {
-	set.Add(findings.FromBreach(gates.Breach{Check: gates.CheckJudgmentNoBlock,
+func addMissingJudgment(why string, base findings.Finding, opts Options, set *findings.Set) {
+	opts.add(set, findings.FromBreach(gates.Breach{Check: gates.CheckJudgmentNoBlock,
 		Message: why + ", so the judgment has no verdict (fail closed)"}, base))
 }
 

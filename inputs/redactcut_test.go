@@ -29,7 +29,7 @@ func texts(set *findings.Set) string {
 func TestRedactBeforeCut(t *testing.T) {
 	tok := secrettest.Join("gh", "p_", secrettest.Fake(300, 36, secrettest.Alnum))
 	part := tok[:12] // what a cut through the token would keep, at least
-	opts := Options{IncludeUnstructured: true, Redact: redact.New(redact.Options{}).String}
+	opts := Options{IncludeUnstructured: true, Sink: Funcs{Redactf: redact.New(redact.Options{}).String}}
 	pad := func(n int) string { return strings.Repeat("x", n) + " " }
 	rec := func(cmd, stderr string, exit int) string {
 		b, _ := json.Marshal(map[string]any{"time": "2026-11-30T10:00:00Z", "runtime": "claude-code",

@@ -67,8 +67,9 @@ func readKept(t *testing.T, format Format, data []byte, guarded bool) (*findings
 	var edits []EditCall
 	var calls []CallEvent
 	opts := Options{IncludeUnstructured: true,
-		Edits: func(e EditCall) { e.Input = bytes.Clone(e.Input); edits = append(edits, e) },
-		Calls: func(c CallEvent) { calls = append(calls, c) }}
+		Edits: true, Calls: true, Sink: Funcs{
+			OnEdit: func(e EditCall) { e.Input = bytes.Clone(e.Input); edits = append(edits, e) },
+			OnCall: func(c CallEvent) { calls = append(calls, c) }}}
 	var src interface {
 		Read([]byte) (int, error)
 	} = bytes.NewReader(data)

@@ -54,7 +54,7 @@ func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set 
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if s.judgment && s.finals == 0 {
-		addMissingJudgment("the reviewer's stream-json has no result message (the run did not finish)", s.finalBase(1, ""), set)
+		addMissingJudgment("the reviewer's stream-json has no result message (the run did not finish)", s.finalBase(1, ""), opts, set)
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func (s *hookState) streamRecord(rec record) {
 		s.elidedHookRecord(rec.Line)
 		if s.judgment {
 			s.finals++
-			addMissingJudgment("the reviewer's result message is too long to read whole", s.finalBase(rec.Line, ""), s.set)
+			addMissingJudgment("the reviewer's result message is too long to read whole", s.finalBase(rec.Line, ""), s.opts, s.set)
 		}
 	case typ == "result":
 		s.result(d, rec.Line)
@@ -211,7 +211,7 @@ func (s *hookState) result(d []byte, line int) {
 		s.set.Skip(skipNoAGCBlock)
 		return
 	}
-	addFinalJudgment(text, s.finalBase(line, rawStr(m[1])), s.set)
+	addFinalJudgment(text, s.finalBase(line, rawStr(m[1])), s.opts, s.set)
 }
 
 // finalBase is the finding a final message's findings start from: its record and run.

@@ -270,13 +270,13 @@ func (f *finalMessage) judge(s *hookState) {
 	switch {
 	case !f.seen:
 		base.Source.Line = 1
-		addMissingJudgment("the reviewer's transcript holds no assistant message", base, s.set)
+		addMissingJudgment("the reviewer's transcript holds no assistant message", base, s.opts, s.set)
 	case f.elided:
-		addMissingJudgment("the reviewer's final message is too long to read whole", base, s.set)
+		addMissingJudgment("the reviewer's final message is too long to read whole", base, s.opts, s.set)
 	case f.unsure && s.judgment:
-		addMissingJudgment("a record after the reviewer's last readable message could not be read, so its final message is unknown", base, s.set)
+		addMissingJudgment("a record after the reviewer's last readable message could not be read, so its final message is unknown", base, s.opts, s.set)
 	default:
-		addFinalJudgment(text, base, s.set)
+		addFinalJudgment(text, base, s.opts, s.set)
 	}
 }
 

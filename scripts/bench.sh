@@ -3,7 +3,7 @@
 # (`LC_ALL=C grep -c PATTERN`) and against what a user would script (jq), and the recorders against
 # `sh -c true`, in alternating runs, and print one Markdown table for docs/performance.md.
 #
-#   scripts/bench.sh [MODE...]          MODE: transcript stream-json hook-log agc record (default: all)
+#   scripts/bench.sh [MODE...]          MODE: transcript stream-json hook-log agc files record (default: all)
 #   scripts/bench.sh --go [OLD.txt]     Go benchmarks of the readers; benchstat against OLD.txt
 #   BENCH_SMOKE=1 scripts/bench.sh      every mode at a tiny size, one pair: checks the script works
 #                                       (seconds; its numbers mean nothing)
@@ -14,6 +14,9 @@
 #   hook-log     BENCH_HOOKLOG_SIZE (512MiB), seed 1
 #   agc          BENCH_AGC_N (25000) AGC responses: `agc-corpus -kind agc` cut to that many lines,
 #                with the files their findings point at, so that every finding is anchored
+#   files        the first BENCH_FILES_N (10000) lines of the agc corpus, each in a file of its own
+#                under one folder, against the same lines in one file: memory and wall time must
+#                not grow with the number of files (rows "N files" and "the same in one file")
 # Each corpus lies inside the --root given to collect (anchoring may read it again, as in a real
 # checkout). Per corpus, BENCH_PAIRS (5) rounds of: collect, then `grep -c` (its output goes to a
 # file: GNU grep stops at the first match when stdout is /dev/null), then jq in the first
@@ -69,7 +72,7 @@ if [[ ${1:-} == --go ]]; then
   exit 0
 fi
 
-all_modes=(transcript stream-json hook-log agc record)
+all_modes=(transcript stream-json hook-log agc files record)
 modes=("$@")
 [[ ${#modes[@]} -eq 0 ]] && modes=("${all_modes[@]}")
 for m in "${modes[@]}"; do
@@ -77,10 +80,10 @@ for m in "${modes[@]}"; do
 done
 
 if [[ ${BENCH_SMOKE:-0} == 1 ]]; then
-  t_size=4MiB s_size=2MiB h_size=2MiB agc_n=500 pairs=1 jq_runs=1 calls=5
+  t_size=4MiB s_size=2MiB h_size=2MiB agc_n=500 files_n=200 pairs=1 jq_runs=1 calls=5
 else
   t_size=${BENCH_TRANSCRIPT_SIZE:-1GiB} s_size=${BENCH_STREAM_SIZE:-512MiB} h_size=${BENCH_HOOKLOG_SIZE:-512MiB}
-  agc_n=${BENCH_AGC_N:-25000} pairs=${BENCH_PAIRS:-5} jq_runs=${BENCH_JQ_RUNS:-3} calls=${BENCH_CALLS:-200}
+  agc_n=${BENCH_AGC_N:-25000} files_n=${BENCH_FILES_N:-10000} pairs=${BENCH_PAIRS:-5} jq_runs=${BENCH_JQ_RUNS:-3} calls=${BENCH_CALLS:-200}
 fi
 [[ ${BENCH_NO_JQ:-0} == 1 ]] && jq_runs=0
 
@@ -138,6 +141,35 @@ agc_corpus() {
     printf '\tx := f(y) // some code\n%.0s' {1..250} >"$p"
   done
   echo "$f"
+}
+
+# files_corpus N: print the folder holding the first N lines of the agc corpus, one file each.
+files_corpus() {
+  local n=$1 d="$root/files-$1" f
+  if [[ ! -d $d ]]; then
+    f=$(agc_corpus "$n")
+    mkdir -p "$d.tmp"
+    split -l 1 -a 6 -d --additional-suffix=.jsonl "$f" "$d.tmp/r"
+    mv "$d.tmp" "$d"
+  fi
+  echo "$d"
+}
+
+# bench_files N: alternating rounds of collect over N one-response files and over the same
+# responses in one file.
+bench_files() {
+  local n=$1 d f r bytes
+  d=$(files_corpus "$n")
+  f=$(agc_corpus "$n")
+  bytes=$(stat -c %s "$f")
+  echo "bench: files: $n files against one file of $bytes bytes, $pairs round(s)" >&2
+  local many=("$bin/agc-sarif" collect --root "$root" --fail-on none -o "$work/out.sarif" "$d")
+  local one=("$bin/agc-sarif" collect --root "$root" --fail-on none -o "$work/out.sarif" "$f")
+  "${many[@]}" 2>/dev/null && "${one[@]}" 2>/dev/null || { echo "bench: files: collect failed" >&2; exit 1; }
+  for ((r = 1; r <= pairs; r++)); do
+    timed files many "$r" "$bytes" "$n" "${many[@]}"
+    timed files one "$r" "$bytes" 1 "${one[@]}"
+  done
 }
 
 # check_disk: the corpora not yet generated must fit, with 1 GiB to spare.
@@ -280,6 +312,7 @@ for m in "${modes[@]}"; do
     f=$(agc_corpus "$agc_n")
     bench_corpus agc '"verdict"' '-R fromjson? | select(.verdict!="pass")' "$f"
     ;;
+  files) bench_files "$files_n" ;;
   record) bench_record ;;
   esac
 done
@@ -298,9 +331,9 @@ echo "Commit $commit, $(date -u +%Y-%m-%dT%H:%MZ); $machine; load $load_before b
   "Warm cache, $pairs alternating round(s) per row, medians (min–max)${smoke_note}."
 echo
 touch "$work/patterns.tsv"
-python3 - "$samples" "$work/patterns.tsv" "$agc_n" <<'PY'
+python3 - "$samples" "$work/patterns.tsv" "$agc_n" "$files_n" <<'PY'
 import csv, statistics as st, sys
-samples, patterns, agc_n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+samples, patterns, agc_n, files_n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 tsv = lambda f: csv.reader(open(f), delimiter="\t", quoting=csv.QUOTE_NONE)
 rows = list(tsv(samples))
 pats = {r[0]: (r[1], r[2]) for r in tsv(patterns)}
@@ -346,6 +379,14 @@ for mode in ("transcript", "stream-json", "hook-log", "agc"):
         spread(per_round(c, g, lambda a, b: a["wall"] / b["wall"]), times), jq,
         spread([s["cpu"] for s in c], secs), secs(cpu / (c[0]["bytes"] / 2**30)),
         f"{max(s['rss'] for s in c):.0f} MiB")
+many, one = by.get(("files", "many")), by.get(("files", "one"))
+if many and one:
+    wall = lambda ss: [s["wall"] for s in ss]
+    row(f"{files_n:,} AGC responses, one file each", spread(wall(many), secs),
+        f"the same in one file ({size(one[0]['bytes'])}) {spread(wall(one), secs)}",
+        spread(per_round(many, one, lambda a, b: a["wall"] / b["wall"]), times) + " (target ≤ 2×)", "–",
+        spread([s["cpu"] for s in many], secs), "–",
+        f"{max(s['rss'] for s in many):.0f} MiB (one file: {max(s['rss'] for s in one):.0f} MiB; target < 64 MiB)")
 names = {"agc-record": "`agc-record -- true`", "agc-sarif-record": "`agc-sarif record -- true`",
          "go-exec": "bare Go exec wrapper (syscall.ForkExec, no pipes, no signals, no log)",
          "c-spawn": "bare C wrapper (posix_spawn, static)",
