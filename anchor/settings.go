@@ -2,12 +2,12 @@ package anchor
 
 import (
 	"encoding/json"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
-	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
 )
 
@@ -18,7 +18,7 @@ type configFile struct{ runtime, pattern string }
 // registered runtime binding's, the default runtime's first (see isCommandKey for their shapes).
 func settingsFiles() []configFile {
 	var out []configFile
-	for _, b := range gates.Bindings() {
+	for _, b := range runtimes.Bindings() {
 		for _, p := range b.ConfigFiles() {
 			out = append(out, configFile{b.Runtime(), p})
 		}

@@ -1,9 +1,8 @@
 package anchor
 
 import (
+	"github.com/agc-sarif/agc-sarif/agent"
 	"testing"
-
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // TestFindHookThroughRecorder anchors a hook however its records spell it — the hook log's argv
@@ -81,7 +80,7 @@ func TestFindHookGeminiName(t *testing.T) {
      "name": "late-name"}]}],
   "AfterTool": [{"hooks": [{"name": "after", "type": "command", "command": "./after.sh"}]}]
 }}`
-	s := parseSettings(".gemini/settings.json", gates.RuntimeGemini, text)
+	s := parseSettings(".gemini/settings.json", agent.Gemini, text)
 	for _, tt := range []struct {
 		hook, event string
 		line        int

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -108,7 +110,7 @@ func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red
 			return hookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
 		}
 	}
-	hi := readHookInput([]byte(at.HookInput), gates.BindingFor(gates.RuntimeGemini))
+	hi := readHookInput([]byte(at.HookInput), runtimes.For(agent.Gemini))
 	hook := at.HookName
 	if red != nil {
 		hook = red(hook)
@@ -126,7 +128,7 @@ func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red
 	}
 	return hookEvent{
 		Answer: a,
-		Call: findings.Call{Runtime: gates.RuntimeGemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
+		Call: findings.Call{Runtime: agent.Gemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
 			SessionID: hi.session, Hook: hook, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
 		Source: src,
 		Time:   strings.TrimSpace(at.Timestamp),

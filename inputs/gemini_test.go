@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"context"
+	"github.com/agc-sarif/agc-sarif/agent"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // geminiReplayFull is what the hook runs of testdata/gemini/{run,ask} show: every answer.
@@ -64,12 +64,12 @@ func TestGeminiReplay(t *testing.T) {
 			}
 			set.Merge(s)
 		}
-		if got := runtimeRuleIDs(t, set, gates.RuntimeGemini, true); !reflect.DeepEqual(got, c.want) {
+		if got := runtimeRuleIDs(t, set, agent.Gemini, true); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s alone:\n got %v\nwant %v", c.file, got, c.want)
 		}
 		all.Merge(set)
 	}
-	if got := runtimeRuleIDs(t, all, gates.RuntimeGemini, true); !reflect.DeepEqual(got, geminiReplayFull) {
+	if got := runtimeRuleIDs(t, all, agent.Gemini, true); !reflect.DeepEqual(got, geminiReplayFull) {
 		t.Errorf("all together:\n got %v\nwant %v", got, geminiReplayFull)
 	}
 }
@@ -125,7 +125,7 @@ func runGeminiCases(t *testing.T, rd Reader, sniff func([]byte) bool, tests []ge
 				}
 			}
 			for _, f := range set.Findings {
-				if f.Call == nil || f.Call.Runtime != gates.RuntimeGemini || f.Call.SessionID != "s1" || f.EventKey == "" {
+				if f.Call == nil || f.Call.Runtime != agent.Gemini || f.Call.SessionID != "s1" || f.EventKey == "" {
 					t.Errorf("finding %s: call %+v key %q", f.RuleID, f.Call, f.EventKey)
 				}
 			}

@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"encoding/json"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -56,7 +57,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
-	res := gates.BindingFor(call.Runtime).CheckHook(a)
+	res := runtimes.For(call.Runtime).CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {
 		return nil, skipNoDecision
 	}
@@ -118,7 +119,7 @@ func redactedNames(c findings.Call, red func(string) string) findings.Call {
 func completeCall(ev hookEvent) findings.Call {
 	c := ev.Call
 	if c.Runtime == "" {
-		c.Runtime = gates.DefaultBinding().Runtime()
+		c.Runtime = runtimes.Default().Runtime()
 	}
 	if c.Event == "" {
 		c.Event = ev.Answer.Event
@@ -140,7 +141,7 @@ func completeCall(ev hookEvent) findings.Call {
 // reading them decodes the input.
 func withToolNames(c findings.Call) findings.Call {
 	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
-		command, filePath := gates.ToolNames(gates.BindingFor(c.Runtime), c.Tool, c.Input)
+		command, filePath := runtimes.For(c.Runtime).ToolNames(c.Tool, c.Input)
 		if c.Command == "" {
 			c.Command = command
 		}

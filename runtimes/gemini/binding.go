@@ -1,54 +1,54 @@
-package gates
+package gemini
 
 import (
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
+
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 )
 
-// RuntimeGemini is Google Gemini CLI's runtime id.
-const RuntimeGemini = "gemini-cli"
-
-// geminiCLI is the Gemini CLI binding (DESIGN §2.1): BeforeTool/AfterTool hooks in
+// Binding is the Gemini CLI binding (DESIGN §2.1): BeforeTool/AfterTool hooks in
 // .gemini/settings.json answering with a top-level decision (deny/block) and reason; a repair is
 // hookSpecificOutput.tool_input, which replaces the arguments; BeforeTool ignores
 // additionalContext; "ask" hangs a headless run; crashes and invalid JSON fail open.
-type geminiCLI struct{}
+type Binding struct{}
 
-func (geminiCLI) Runtime() string { return RuntimeGemini }
+func (Binding) Runtime() string { return agent.Gemini }
 
-func (geminiCLI) Events() []string { return []string{"BeforeTool", "AfterTool"} }
+func (Binding) Events() []string { return []string{"BeforeTool", "AfterTool"} }
 
-func (geminiCLI) CallFields() []string { return []string{"command", "file_path"} }
+func (Binding) CallFields() []string { return []string{"command", "file_path"} }
 
 // EditTools: write_file and replace were not offered in the replays; listed from Gemini's docs.
-func (geminiCLI) EditTools() []string { return []string{"write_file", "replace"} }
+func (Binding) EditTools() []string { return []string{"write_file", "replace"} }
 
-func (geminiCLI) ConfigFiles() []string { return []string{".gemini/settings.json"} }
+func (Binding) ConfigFiles() []string { return []string{".gemini/settings.json"} }
 
 // Checks are Gemini's own checks, the BeforeTool checks it shares with Claude Code, and a hook
 // that failed open.
-func (geminiCLI) Checks() []string {
-	return []string{CheckGeminiBeforeToolSteer, CheckGeminiRepairDropsArgs, CheckGeminiAsk, CheckGeminiExit2JSON, CheckRepairByExit2,
-		CheckRepairNoInput, CheckBlockLetsThrough, CheckAnswerHeavier, CheckHookFailedOpen}
+func (Binding) Checks() []string {
+	return []string{gates.CheckGeminiBeforeToolSteer, gates.CheckGeminiRepairDropsArgs, gates.CheckGeminiAsk, gates.CheckGeminiExit2JSON, gates.CheckRepairByExit2,
+		gates.CheckRepairNoInput, gates.CheckBlockLetsThrough, gates.CheckAnswerHeavier, gates.CheckHookFailedOpen}
 }
 
 // ToolCall reads run_shell_command's command, and the file and new text of write_file (content)
 // and replace (new_string).
-func (geminiCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
+func (Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
 	var in map[string]json.RawMessage
 	if len(input) == 0 || json.Unmarshal(input, &in) != nil {
-		return ToolCall{}
+		return gates.ToolCall{}
 	}
-	var tc ToolCall
+	var tc gates.ToolCall
 	switch tool {
 	case "run_shell_command":
-		tc.Command = rawString(in["command"])
+		tc.Command = gates.RawString(in["command"])
 	case "write_file", "replace", "":
-		tc.FilePath = rawString(in["file_path"])
+		tc.FilePath = gates.RawString(in["file_path"])
 		for _, k := range []string{"content", "new_string"} {
-			if s := rawString(in[k]); notBlank(s) {
+			if s := gates.RawString(in[k]); gates.NotBlank(s) {
 				tc.NewTexts = append(tc.NewTexts, s)
 			}
 		}
@@ -59,12 +59,12 @@ func (geminiCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
 // CheckHook reads a Gemini answer as the Claude Code answer of the same effect (decision deny or
 // block → permissionDecision deny, tool_input → updatedInput), keeps the shared checks and adds
 // Gemini's own.
-func (geminiCLI) CheckHook(a HookAnswer) HookResult {
+func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
 	g, out := geminiAsClaude(a)
-	res := CheckClaudeHook(g)
-	res.Breaches = keepBreaches(res.Breaches, holdsFor(geminiCLI{}))
-	restate(res.Breaches, "Gemini CLI", g.Event, a.Event)
-	if a.Event != "BeforeTool" || view(g).failed != "" {
+	res := gates.CheckClaudeHook(g)
+	res.Breaches = gates.KeepBreaches(res.Breaches, gates.HoldsFor(Binding{}))
+	gates.Restate(res.Breaches, "Gemini CLI", g.Event, a.Event)
+	if a.Event != "BeforeTool" || gates.View(g).Failed != "" {
 		return res
 	}
 	if b, ok := exit2JSON(a); ok {
@@ -74,20 +74,20 @@ func (geminiCLI) CheckHook(a HookAnswer) HookResult {
 		return res
 	}
 	hso := out.HSO
-	if d := rawString(out.Decision); d == "ask" {
-		res.Breaches = append(res.Breaches, Breach{Check: CheckGeminiAsk, Pointer: "/decision",
-			Message: fmt.Sprintf("Hook %s answered decision \"ask\": Gemini CLI waits for a person, so a headless run hangs until it is killed.", hookName(a))})
+	if d := gates.RawString(out.Decision); d == "ask" {
+		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckGeminiAsk, Pointer: "/decision",
+			Message: fmt.Sprintf("Hook %s answered decision \"ask\": Gemini CLI waits for a person, so a headless run hangs until it is killed.", gates.HookName(a))})
 	}
-	if hso != nil && present(hso.ToolInput) {
+	if hso != nil && gates.Present(hso.ToolInput) {
 		if lost := droppedArgs(a.ToolInput, hso.ToolInput); len(lost) > 0 {
-			res.Breaches = append(res.Breaches, Breach{Check: CheckGeminiRepairDropsArgs, Pointer: "/hookSpecificOutput/tool_input",
-				Message: fmt.Sprintf("Hook %s rewrote %s with a tool_input that lacks %s: Gemini CLI replaces the arguments, so they were dropped.", hookName(a), callPhrase(a), strings.Join(lost, ", "))})
+			res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckGeminiRepairDropsArgs, Pointer: "/hookSpecificOutput/tool_input",
+				Message: fmt.Sprintf("Hook %s rewrote %s with a tool_input that lacks %s: Gemini CLI replaces the arguments, so they were dropped.", gates.HookName(a), gates.CallPhrase(a), strings.Join(lost, ", "))})
 		}
 	}
 	for _, r := range res.Responses {
-		if r.Verdict == Steer && hso != nil && rawString(hso.AdditionalContext) != "" {
-			res.Breaches = append(res.Breaches, Breach{Check: CheckGeminiBeforeToolSteer, Pointer: "/hookSpecificOutput/additionalContext",
-				Message: fmt.Sprintf("gate %q steered %s from BeforeTool, whose additionalContext Gemini CLI ignores: the model never saw it.", r.Gate.ID, callPhrase(a))})
+		if r.Verdict == gates.Steer && hso != nil && gates.RawString(hso.AdditionalContext) != "" {
+			res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckGeminiBeforeToolSteer, Pointer: "/hookSpecificOutput/additionalContext",
+				Message: fmt.Sprintf("gate %q steered %s from BeforeTool, whose additionalContext Gemini CLI ignores: the model never saw it.", r.Gate.ID, gates.CallPhrase(a))})
 			break
 		}
 	}
@@ -96,20 +96,20 @@ func (geminiCLI) CheckHook(a HookAnswer) HookResult {
 
 // exit2JSON is the breach of a BeforeTool hook that exited 2 with a JSON object on stderr that
 // does not deny: Gemini CLI reads that stderr as the answer, so the call ran.
-func exit2JSON(a HookAnswer) (Breach, bool) {
+func exit2JSON(a gates.HookAnswer) (gates.Breach, bool) {
 	if !a.HasExit || a.ExitCode != 2 || !a.HasStderr {
-		return Breach{}, false
+		return gates.Breach{}, false
 	}
 	var o geminiOutput
 	t := strings.TrimSpace(a.Stderr)
 	if !strings.HasPrefix(t, "{") || json.Unmarshal([]byte(t), &o) != nil {
-		return Breach{}, false
+		return gates.Breach{}, false
 	}
-	if d := rawString(o.Decision); d == "deny" || d == "block" {
-		return Breach{}, false
+	if d := gates.RawString(o.Decision); d == "deny" || d == "block" {
+		return gates.Breach{}, false
 	}
-	return Breach{Check: CheckGeminiExit2JSON, Pointer: "",
-		Message: fmt.Sprintf("Hook %s exited 2 with JSON on stderr: Gemini CLI read it as the answer, which does not deny, so %s ran.", hookName(a), callPhrase(a))}, true
+	return gates.Breach{Check: gates.CheckGeminiExit2JSON, Pointer: "",
+		Message: fmt.Sprintf("Hook %s exited 2 with JSON on stderr: Gemini CLI read it as the answer, which does not deny, so %s ran.", gates.HookName(a), gates.CallPhrase(a))}, true
 }
 
 // geminiOutput is a Gemini hook's stdout JSON.
@@ -123,7 +123,7 @@ type geminiOutput struct {
 }
 
 // geminiAsClaude restates a Gemini answer as Claude Code's answer of the same effect.
-func geminiAsClaude(a HookAnswer) (HookAnswer, *geminiOutput) {
+func geminiAsClaude(a gates.HookAnswer) (gates.HookAnswer, *geminiOutput) {
 	g := a
 	switch a.Event {
 	case "BeforeTool":
@@ -143,24 +143,24 @@ func geminiAsClaude(a HookAnswer) (HookAnswer, *geminiOutput) {
 	}
 	hso := map[string]any{"hookEventName": g.Event}
 	top := map[string]any{}
-	d := rawString(o.Decision)
+	d := gates.RawString(o.Decision)
 	pre := g.Event == "PreToolUse"
 	switch {
 	case (d == "deny" || d == "block") && pre:
 		hso["permissionDecision"] = "deny"
 	case d == "deny" || d == "block":
-		top["decision"], top["reason"] = "block", rawString(o.Reason)
+		top["decision"], top["reason"] = "block", gates.RawString(o.Reason)
 	case (d == "allow" || d == "ask") && pre:
 		hso["permissionDecision"] = d
 	}
-	if r := rawString(o.Reason); r != "" && pre {
+	if r := gates.RawString(o.Reason); r != "" && pre {
 		hso["permissionDecisionReason"] = r
 	}
 	if o.HSO != nil {
-		if present(o.HSO.ToolInput) {
+		if gates.Present(o.HSO.ToolInput) {
 			hso["updatedInput"] = o.HSO.ToolInput
 		}
-		if present(o.HSO.AdditionalContext) {
+		if gates.Present(o.HSO.AdditionalContext) {
 			hso["additionalContext"] = o.HSO.AdditionalContext
 		}
 	}
@@ -187,8 +187,14 @@ func droppedArgs(before, after json.RawMessage) []string {
 }
 
 // HookInput: the stdin has the snake_case fields.
-func (geminiCLI) HookInput([]byte) (HookCall, bool) { return HookCall{}, false }
+func (Binding) HookInput([]byte) (gates.HookCall, bool) { return gates.HookCall{}, false }
 
 // KeysCallsByOrder: Gemini's hook input names no tool call, so its events are matched across
 // files by session, event, tool, arguments and the order of calls with those arguments.
-func (geminiCLI) KeysCallsByOrder() bool { return true }
+func (Binding) KeysCallsByOrder() bool { return true }
+
+// ToolNames is ToolCall's Command and FilePath.
+func (b Binding) ToolNames(tool string, input json.RawMessage) (command, filePath string) {
+	tc := b.ToolCall(tool, input)
+	return tc.Command, tc.FilePath
+}

@@ -1,52 +1,52 @@
-package gates
+package copilot
 
 import (
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
+
 	"encoding/json"
 	"fmt"
 	"strings"
 )
 
-// RuntimeCopilot is GitHub Copilot CLI's runtime id.
-const RuntimeCopilot = "copilot-cli"
-
-// copilotCLI is the GitHub Copilot CLI binding (DESIGN §2.1): camelCase hooks in
+// Binding is the GitHub Copilot CLI binding (DESIGN §2.1): camelCase hooks in
 // .github/hooks/*.json; preToolUse answers with top-level permissionDecision,
 // permissionDecisionReason, modifiedArgs (repair) and additionalContext; exit 2 blocks but loses
 // stderr; a crash fails closed; Claude-style hookSpecificOutput is ignored.
-type copilotCLI struct{}
+type Binding struct{}
 
-func (copilotCLI) Runtime() string { return RuntimeCopilot }
+func (Binding) Runtime() string { return agent.Copilot }
 
-func (copilotCLI) Events() []string { return []string{"preToolUse", "postToolUse"} }
+func (Binding) Events() []string { return []string{"preToolUse", "postToolUse"} }
 
-func (copilotCLI) CallFields() []string { return []string{"command", "path"} }
+func (Binding) CallFields() []string { return []string{"command", "path"} }
 
 // EditTools: Copilot's edit and create were not offered in the replays; listed from its docs.
-func (copilotCLI) EditTools() []string { return []string{"edit", "create"} }
+func (Binding) EditTools() []string { return []string{"edit", "create"} }
 
 // ConfigFiles: every .github/hooks/*.json file declares hooks; Copilot loads them all.
-func (copilotCLI) ConfigFiles() []string { return []string{".github/hooks/*.json"} }
+func (Binding) ConfigFiles() []string { return []string{".github/hooks/*.json"} }
 
 // Checks are Copilot's own checks.
-func (copilotCLI) Checks() []string {
-	return []string{CheckCopilotAnswerIgnored, CheckCopilotExit2Reason, CheckCopilotFailedClosed}
+func (Binding) Checks() []string {
+	return []string{gates.CheckCopilotAnswerIgnored, gates.CheckCopilotExit2Reason, gates.CheckCopilotFailedClosed}
 }
 
 // ToolCall reads bash's command, and the path and new text of edit (new_str) and create
 // (file_text).
-func (copilotCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
+func (Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
 	var in map[string]json.RawMessage
 	if len(input) == 0 || json.Unmarshal(input, &in) != nil {
-		return ToolCall{}
+		return gates.ToolCall{}
 	}
-	var tc ToolCall
+	var tc gates.ToolCall
 	switch tool {
 	case "bash":
-		tc.Command = rawString(in["command"])
+		tc.Command = gates.RawString(in["command"])
 	case "edit", "create", "":
-		tc.FilePath = rawString(in["path"])
+		tc.FilePath = gates.RawString(in["path"])
 		for _, k := range []string{"new_str", "file_text"} {
-			if s := rawString(in[k]); notBlank(s) {
+			if s := gates.RawString(in[k]); gates.NotBlank(s) {
 				tc.NewTexts = append(tc.NewTexts, s)
 			}
 		}
@@ -56,7 +56,7 @@ func (copilotCLI) ToolCall(tool string, input json.RawMessage) ToolCall {
 
 // HookInput reads Copilot's camelCase hook stdin: sessionId, cwd, toolName, toolArgs; a
 // toolResult marks postToolUse. It keeps no tool-call id.
-func (copilotCLI) HookInput(stdin []byte) (HookCall, bool) {
+func (Binding) HookInput(stdin []byte) (gates.HookCall, bool) {
 	var in struct {
 		SessionID  string          `json:"sessionId"`
 		Cwd        string          `json:"cwd"`
@@ -65,13 +65,13 @@ func (copilotCLI) HookInput(stdin []byte) (HookCall, bool) {
 		ToolResult json.RawMessage `json:"toolResult"`
 	}
 	if json.Unmarshal(stdin, &in) != nil {
-		return HookCall{}, false
+		return gates.HookCall{}, false
 	}
-	c := HookCall{Event: "preToolUse", Tool: in.ToolName, SessionID: in.SessionID, Cwd: in.Cwd}
-	if present(in.ToolResult) {
+	c := gates.HookCall{Event: "preToolUse", Tool: in.ToolName, SessionID: in.SessionID, Cwd: in.Cwd}
+	if gates.Present(in.ToolResult) {
 		c.Event = "postToolUse"
 	}
-	if present(in.ToolArgs) {
+	if gates.Present(in.ToolArgs) {
 		c.Input = in.ToolArgs
 	}
 	return c, true
@@ -79,26 +79,26 @@ func (copilotCLI) HookInput(stdin []byte) (HookCall, bool) {
 
 // KeysCallsByOrder: Copilot's hook input names no tool call, so its events are matched across
 // files by session, event, tool, arguments and the order of calls with those arguments.
-func (copilotCLI) KeysCallsByOrder() bool { return true }
+func (Binding) KeysCallsByOrder() bool { return true }
 
 // CheckHook reads a Copilot answer as the Claude Code answer of the same effect and adds its
 // own checks; a crash fails closed here, so it is not a hook that failed open.
-func (copilotCLI) CheckHook(a HookAnswer) HookResult {
+func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
 	g, ignored := copilotAsClaude(a)
-	res := CheckClaudeHook(g)
-	failed := hasCheck(res.Breaches, CheckHookFailedOpen) && (g.HasExit && g.ExitCode != 0 || g.Failed == "crashed")
-	res.Breaches = keepBreaches(res.Breaches, func(id string) bool { return GenericCheck(id) && !(failed && id == CheckHookFailedOpen) })
-	restate(res.Breaches, "Copilot CLI", g.Event, a.Event)
+	res := gates.CheckClaudeHook(g)
+	failed := gates.HasCheck(res.Breaches, gates.CheckHookFailedOpen) && (g.HasExit && g.ExitCode != 0 || g.Failed == "crashed")
+	res.Breaches = gates.KeepBreaches(res.Breaches, func(id string) bool { return gates.GenericCheck(id) && !(failed && id == gates.CheckHookFailedOpen) })
+	gates.Restate(res.Breaches, "Copilot CLI", g.Event, a.Event)
 	switch {
 	case failed:
-		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotFailedClosed,
-			Message: fmt.Sprintf("%s hook %s failed (%s), so Copilot CLI denied %s with \"(hook errored)\" instead of a gate's reason.", a.Event, hookName(a), exitPhrase(a), callPhrase(a))})
+		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCopilotFailedClosed,
+			Message: fmt.Sprintf("%s hook %s failed (%s), so Copilot CLI denied %s with \"(hook errored)\" instead of a gate's reason.", a.Event, gates.HookName(a), exitPhrase(a), gates.CallPhrase(a))})
 	case a.HasExit && a.ExitCode == 2:
-		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotExit2Reason,
-			Message: fmt.Sprintf("%s hook %s blocked %s by exit 2: Copilot CLI tells the model only \"hook exited with code 2\", so its reason never reached the model.", a.Event, hookName(a), callPhrase(a))})
+		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCopilotExit2Reason,
+			Message: fmt.Sprintf("%s hook %s blocked %s by exit 2: Copilot CLI tells the model only \"hook exited with code 2\", so its reason never reached the model.", a.Event, gates.HookName(a), gates.CallPhrase(a))})
 	case ignored:
-		res.Breaches = append(res.Breaches, Breach{Check: CheckCopilotAnswerIgnored, Pointer: "/hookSpecificOutput",
-			Message: fmt.Sprintf("%s hook %s answered with Claude Code's hookSpecificOutput, which Copilot CLI ignores: %s went ahead unguarded.", a.Event, hookName(a), callPhrase(a))})
+		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCopilotAnswerIgnored, Pointer: "/hookSpecificOutput",
+			Message: fmt.Sprintf("%s hook %s answered with Claude Code's hookSpecificOutput, which Copilot CLI ignores: %s went ahead unguarded.", a.Event, gates.HookName(a), gates.CallPhrase(a))})
 	}
 	return res
 }
@@ -116,7 +116,7 @@ type copilotOutput struct {
 
 // copilotAsClaude restates a Copilot answer as Claude Code's answer of the same effect, and says
 // whether it was a Claude-style answer that Copilot ignores.
-func copilotAsClaude(a HookAnswer) (HookAnswer, bool) {
+func copilotAsClaude(a gates.HookAnswer) (gates.HookAnswer, bool) {
 	g := a
 	switch a.Event {
 	case "preToolUse":
@@ -131,30 +131,36 @@ func copilotAsClaude(a HookAnswer) (HookAnswer, bool) {
 	}
 	hso := map[string]any{"hookEventName": g.Event}
 	top := map[string]any{"hookSpecificOutput": hso}
-	if d := rawString(o.PermissionDecision); d != "" {
+	if d := gates.RawString(o.PermissionDecision); d != "" {
 		hso["permissionDecision"] = d
 	}
-	if r := rawString(o.PermissionDecisionReason); r != "" {
+	if r := gates.RawString(o.PermissionDecisionReason); r != "" {
 		hso["permissionDecisionReason"] = r
 	}
-	if present(o.ModifiedArgs) {
+	if gates.Present(o.ModifiedArgs) {
 		hso["updatedInput"] = o.ModifiedArgs
 	}
-	if present(o.AdditionalContext) {
+	if gates.Present(o.AdditionalContext) {
 		hso["additionalContext"] = o.AdditionalContext
 	}
-	if d := rawString(o.Decision); d != "" {
-		top["decision"], top["reason"] = d, rawString(o.Reason)
+	if d := gates.RawString(o.Decision); d != "" {
+		top["decision"], top["reason"] = d, gates.RawString(o.Reason)
 	}
 	b, _ := json.Marshal(top)
 	g.Stdout = string(b)
-	return g, present(o.HSO) && len(hso) == 1 && top["decision"] == nil
+	return g, gates.Present(o.HSO) && len(hso) == 1 && top["decision"] == nil
 }
 
 // exitPhrase says how a failed hook ended: its exit status when known.
-func exitPhrase(a HookAnswer) string {
+func exitPhrase(a gates.HookAnswer) string {
 	if a.HasExit {
 		return fmt.Sprintf("exit status %d", a.ExitCode)
 	}
 	return "exit status not recorded"
+}
+
+// ToolNames is ToolCall's Command and FilePath.
+func (b Binding) ToolNames(tool string, input json.RawMessage) (command, filePath string) {
+	tc := b.ToolCall(tool, input)
+	return tc.Command, tc.FilePath
 }

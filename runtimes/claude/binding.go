@@ -1,31 +1,32 @@
-package gates
+package claude
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
+)
 
-// RuntimeClaudeCode is Claude Code's runtime id, the default of records that name none.
-const RuntimeClaudeCode = "claude-code"
-
-// claudeCode is the Claude Code binding (DESIGN §2): its tools, its settings files, and
+// Binding is the Claude Code binding (DESIGN §2): its tools, its settings files, and
 // CheckClaudeHook. This file and claudecode.go are the only places that name them.
-type claudeCode struct{}
+type Binding struct{}
 
-func (claudeCode) Runtime() string { return RuntimeClaudeCode }
+func (Binding) Runtime() string { return agent.ClaudeCode }
 
-func (claudeCode) Events() []string { return []string{"PreToolUse", "PostToolUse"} }
+func (Binding) Events() []string { return []string{"PreToolUse", "PostToolUse"} }
 
-func (claudeCode) CheckHook(a HookAnswer) HookResult { return CheckClaudeHook(a) }
+func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult { return gates.CheckClaudeHook(a) }
 
 // Checks are the hook checks of DESIGN §2 for Claude Code.
-func (claudeCode) Checks() []string {
-	return []string{CheckRepairWithAllow, CheckRepairByExit2, CheckRepairNoInput, CheckRepairNoOutput, CheckBlockLetsThrough,
-		CheckPostBlockNoDecision, CheckPostNoAGC, CheckEventMismatch, CheckHookFailedOpen, CheckAnswerHeavier}
+func (Binding) Checks() []string {
+	return []string{gates.CheckRepairWithAllow, gates.CheckRepairByExit2, gates.CheckRepairNoInput, gates.CheckRepairNoOutput, gates.CheckBlockLetsThrough,
+		gates.CheckPostBlockNoDecision, gates.CheckPostNoAGC, gates.CheckEventMismatch, gates.CheckHookFailedOpen, gates.CheckAnswerHeavier}
 }
 
-func (claudeCode) CallFields() []string { return []string{"command", "file_path", "notebook_path"} }
+func (Binding) CallFields() []string { return []string{"command", "file_path", "notebook_path"} }
 
-func (claudeCode) EditTools() []string { return []string{"Edit", "Write", "MultiEdit"} }
+func (Binding) EditTools() []string { return []string{"Edit", "Write", "MultiEdit"} }
 
-func (claudeCode) ConfigFiles() []string {
+func (Binding) ConfigFiles() []string {
 	return []string{".claude/settings.json", ".claude/settings.local.json"}
 }
 
@@ -33,8 +34,8 @@ func (claudeCode) ConfigFiles() []string {
 // (file_path) and NotebookEdit (notebook_path), and the texts an edit wrote (Edit new_string,
 // MultiEdit edits[].new_string, Write content, NotebookEdit new_source). An empty tool reads
 // file_path, else notebook_path.
-func (claudeCode) ToolCall(tool string, input json.RawMessage) ToolCall {
-	var tc ToolCall
+func (Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
+	var tc gates.ToolCall
 	var in map[string]json.RawMessage
 	if len(input) == 0 || json.Unmarshal(input, &in) != nil {
 		return tc
@@ -49,24 +50,24 @@ func (claudeCode) ToolCall(tool string, input json.RawMessage) ToolCall {
 func claudeCallNames(tool string, member func(string) json.RawMessage) (command, filePath string) {
 	switch tool {
 	case "Bash", "PowerShell":
-		command = rawString(member("command"))
+		command = gates.RawString(member("command"))
 	case "Edit", "Write", "MultiEdit", "Read":
-		filePath = rawString(member("file_path"))
+		filePath = gates.RawString(member("file_path"))
 	case "NotebookEdit":
-		filePath = rawString(member("notebook_path"))
+		filePath = gates.RawString(member("notebook_path"))
 	case "":
-		if filePath = rawString(member("file_path")); filePath == "" {
-			filePath = rawString(member("notebook_path"))
+		if filePath = gates.RawString(member("file_path")); filePath == "" {
+			filePath = gates.RawString(member("notebook_path"))
 		}
 	}
 	return command, filePath
 }
 
-// toolNames is ToolCall's Command and FilePath, read in one checking pass over the input
+// ToolNames is ToolCall's Command and FilePath, read in one checking pass over the input
 // (fastMembers) instead of two decodings; ToolCall when that pass is unsure.
-func (c claudeCode) toolNames(tool string, input json.RawMessage) (command, filePath string) {
+func (c Binding) ToolNames(tool string, input json.RawMessage) (command, filePath string) {
 	names := c.CallFields()
-	if vals, ok := fastMembers(input, names); ok {
+	if vals, ok := gates.FastMembers(input, names); ok {
 		return claudeCallNames(tool, func(k string) json.RawMessage {
 			for i, n := range names {
 				if n == k {
@@ -96,12 +97,12 @@ func claudeNewTexts(input []byte) []string {
 	}
 	var out []string
 	for _, s := range []string{in.NewString, in.Content, in.NewSource} {
-		if notBlank(s) {
+		if gates.NotBlank(s) {
 			out = append(out, s)
 		}
 	}
 	for _, e := range in.Edits {
-		if notBlank(e.NewString) {
+		if gates.NotBlank(e.NewString) {
 			out = append(out, e.NewString)
 		}
 	}
@@ -109,4 +110,7 @@ func claudeNewTexts(input []byte) []string {
 }
 
 // HookInput: the stdin has the snake_case fields.
-func (claudeCode) HookInput([]byte) (HookCall, bool) { return HookCall{}, false }
+func (Binding) HookInput([]byte) (gates.HookCall, bool) { return gates.HookCall{}, false }
+
+// KeysCallsByOrder: Claude Code's hook input names the tool call (tool_use_id).
+func (Binding) KeysCallsByOrder() bool { return false }
