@@ -9,7 +9,6 @@ package anchor
 import (
 	"context"
 	"fmt"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"os"
 	"os/exec"
 	"path"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // Options configure an Anchorer.

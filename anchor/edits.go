@@ -1,10 +1,10 @@
 package anchor
 
 import (
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // The session's edits come from the readers (inputs.Options.Edits) as the inputs are read for

@@ -2,7 +2,6 @@ package anchor
 
 import (
 	"fmt"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // SessionMode says where an event that touched no file is anchored when the change's diff is

@@ -2,13 +2,13 @@ package anchor
 
 import (
 	"encoding/json"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/hookprog"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // configFile is one runtime's hook config file, or a pattern naming several.

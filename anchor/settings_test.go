@@ -1,8 +1,9 @@
 package anchor
 
 import (
-	"github.com/agc-sarif/agc-sarif/agent"
 	"testing"
+
+	"github.com/agc-sarif/agc-sarif/agent"
 )
 
 // TestFindHookThroughRecorder anchors a hook however its records spell it — the hook log's argv

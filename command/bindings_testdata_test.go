@@ -1,11 +1,11 @@
 package command
 
 import (
-	"github.com/agc-sarif/agc-sarif/agent"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // bindingTestdata is where the real-runtime records of each registered binding are kept.

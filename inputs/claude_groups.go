@@ -1,9 +1,9 @@
 package inputs
 
 import (
-	"github.com/agc-sarif/agc-sarif/agent"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 )

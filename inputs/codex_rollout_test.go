@@ -2,7 +2,6 @@ package inputs
 
 import (
 	"context"
-	"github.com/agc-sarif/agc-sarif/agent"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 

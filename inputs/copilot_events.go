@@ -5,15 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agc-sarif/agc-sarif/agent"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // CopilotEvents is the format of GitHub Copilot CLI's typed events: the session's

@@ -2,13 +2,13 @@ package inputs
 
 import (
 	"context"
-	"github.com/agc-sarif/agc-sarif/agent"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 

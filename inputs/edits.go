@@ -2,11 +2,11 @@ package inputs
 
 import (
 	"bytes"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // The session's edits: with Options.Edits set, every reader hands over the edit calls (Edit,

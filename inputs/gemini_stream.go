@@ -5,9 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agc-sarif/agc-sarif/agent"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 )

@@ -5,12 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agc-sarif/agc-sarif/agent"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // GeminiTelemetry is the format of Gemini CLI's local telemetry log (telemetry.outfile).

@@ -2,12 +2,12 @@ package inputs
 
 import (
 	"encoding/json"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // hookEvent is one hook invocation at a tool call, as any record format tells it.

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"io"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hooklog"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, DESIGN §5):

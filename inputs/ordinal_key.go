@@ -5,10 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"strconv"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // keysByOrder reports whether runtime's events are keyed by order: its hook input names no tool

@@ -2,11 +2,11 @@ package inputs
 
 import (
 	"encoding/json"
-	"github.com/agc-sarif/agc-sarif/agent"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/gates"
 )

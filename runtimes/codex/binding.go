@@ -1,12 +1,12 @@
 package codex
 
 import (
-	"github.com/agc-sarif/agc-sarif/agent"
-	"github.com/agc-sarif/agc-sarif/gates"
-
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // Binding is the OpenAI Codex CLI binding (DESIGN §2.1): Claude-shaped hooks in

@@ -1,8 +1,9 @@
 package codex
 
 import (
-	"github.com/agc-sarif/agc-sarif/gates"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // Codex's apply_patch tool takes one patch text as its input's "command" (research/runtimes.md

@@ -1,12 +1,12 @@
 package copilot
 
 import (
-	"github.com/agc-sarif/agc-sarif/agent"
-	"github.com/agc-sarif/agc-sarif/gates"
-
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // Binding is the GitHub Copilot CLI binding (DESIGN §2.1): camelCase hooks in

@@ -1,13 +1,13 @@
 package gemini
 
 import (
-	"github.com/agc-sarif/agc-sarif/agent"
-	"github.com/agc-sarif/agc-sarif/gates"
-
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // Binding is the Gemini CLI binding (DESIGN §2.1): BeforeTool/AfterTool hooks in
