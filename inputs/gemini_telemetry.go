@@ -129,7 +129,7 @@ func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red
 	return hookEvent{
 		Answer: a,
 		Call: findings.Call{Runtime: agent.Gemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
-			SessionID: hi.session, Hook: hook, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
+			SessionID: hi.session, Hook: hook, HookIsName: true, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
 		Source: src,
 		Time:   strings.TrimSpace(at.Timestamp),
 	}, nil

@@ -62,6 +62,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		return nil, skipNoDecision
 	}
 	call = withToolNames(call)
+	call.ExitKnown = a.HasExit
 
 	key := ev.Key
 	if key == "" && (call.SessionID != "" || !keysByOrder(call.Runtime)) {
