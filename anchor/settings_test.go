@@ -57,7 +57,7 @@ func TestFindHookCopilot(t *testing.T) {
     {"type": "command", "powershell": "./post.ps1"}
   ]
 }}`
-	s := parseSettings(".github/hooks/agc.json", "", text)
+	s := parseSettings(".github/hooks/agc.json", agent.Copilot, text)
 	for _, tt := range []struct {
 		hook, event string
 		line        int

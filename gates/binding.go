@@ -31,6 +31,10 @@ type Binding interface {
 	// ConfigFiles are the project files that configure the runtime's hooks, searched in order; a
 	// '*' in the last element matches the files of that folder (".github/hooks/*.json").
 	ConfigFiles() []string
+	// CommandKeys are the keys of a ConfigFiles file under "hooks" whose string values are hook
+	// commands, each with the least depth (objects and arrays, the file's own object counted) it
+	// stands at.
+	CommandKeys() []CommandKey
 	// HookInput reads the call a hook's stdin names, when the runtime does not send Claude
 	// Code's snake_case fields (hook_event_name, tool_name, tool_input, …); false: it does.
 	HookInput(stdin []byte) (HookCall, bool)
@@ -47,6 +51,12 @@ type Binding interface {
 type HookCall struct {
 	Event, Tool, ToolUseID, SessionID, Cwd string
 	Input                                  json.RawMessage
+}
+
+// CommandKey is a key of a runtime's config file that holds a hook command (Binding.CommandKeys).
+type CommandKey struct {
+	Key   string
+	Depth int
 }
 
 // ToolCall is what a tool call was about, read from its input by its binding.

@@ -36,8 +36,8 @@ func TestBindingFor(t *testing.T) {
 			t.Errorf("runtime %q registered twice", b.Runtime())
 		}
 		seen[b.Runtime()] = true
-		if len(b.ConfigFiles()) == 0 || len(b.Events()) == 0 {
-			t.Errorf("binding %q names no config file or event", b.Runtime())
+		if len(b.ConfigFiles()) == 0 || len(b.Events()) == 0 || len(b.CommandKeys()) == 0 {
+			t.Errorf("binding %q names no config file, event or command key", b.Runtime())
 		}
 	}
 }

@@ -115,3 +115,8 @@ func (Binding) HookInput([]byte) (gates.HookCall, bool) { return gates.HookCall{
 
 // KeysCallsByOrder: Claude Code's hook input names the tool call (tool_use_id).
 func (Binding) KeysCallsByOrder() bool { return false }
+
+// CommandKeys: "command" under hooks → event → matcher → hooks.
+func (Binding) CommandKeys() []gates.CommandKey {
+	return []gates.CommandKey{{Key: "command", Depth: 5}}
+}

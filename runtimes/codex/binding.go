@@ -125,3 +125,8 @@ func (b Binding) ToolNames(tool string, input json.RawMessage) (command, filePat
 
 // KeysCallsByOrder: Codex's hook input names the tool call.
 func (Binding) KeysCallsByOrder() bool { return false }
+
+// CommandKeys: Claude Code's shape, "command" under hooks → event → matcher → hooks.
+func (Binding) CommandKeys() []gates.CommandKey {
+	return []gates.CommandKey{{Key: "command", Depth: 5}}
+}

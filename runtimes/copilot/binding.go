@@ -164,3 +164,8 @@ func (b Binding) ToolNames(tool string, input json.RawMessage) (command, filePat
 	tc := b.ToolCall(tool, input)
 	return tc.Command, tc.FilePath
 }
+
+// CommandKeys: "bash" and "powershell" right under hooks → event.
+func (Binding) CommandKeys() []gates.CommandKey {
+	return []gates.CommandKey{{Key: "bash", Depth: 4}, {Key: "powershell", Depth: 4}}
+}

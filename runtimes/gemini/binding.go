@@ -198,3 +198,8 @@ func (b Binding) ToolNames(tool string, input json.RawMessage) (command, filePat
 	tc := b.ToolCall(tool, input)
 	return tc.Command, tc.FilePath
 }
+
+// CommandKeys: "command" under hooks → event → matcher → hooks, as Claude Code's settings.
+func (Binding) CommandKeys() []gates.CommandKey {
+	return []gates.CommandKey{{Key: "command", Depth: 5}}
+}
