@@ -38,6 +38,7 @@ var testdataSets = map[string]string{
 	"codex":     "each",
 	"gemini":    "each",
 	"copilot":   "each",
+	"qwen":      "each",
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",
