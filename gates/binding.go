@@ -15,7 +15,7 @@ type Binding interface {
 	Runtime() string
 	// Events are the hook events the binding checks, in the runtime's own spelling.
 	Events() []string
-	// CheckHook checks one hook answer against the binding's rules (see CheckClaudeHook).
+	// CheckHook checks one hook answer against the binding's rules (see CheckAnswer).
 	CheckHook(a HookAnswer) HookResult
 	// Checks are the ids of the hook checks CheckHook can report besides the generic ones (see
 	// GenericCheck); each is shown by the binding's testdata.
@@ -95,18 +95,6 @@ func KeepBreaches(bs []Breach, keep func(string) bool) []Breach {
 
 // NotBlank reports whether s holds more than white space.
 func NotBlank(s string) bool { return strings.TrimSpace(s) != "" }
-
-// Restate rewrites the messages of breaches a binding borrowed from Claude Code's checks so that
-// they name its own runtime and event (Claude Code's event names become event).
-func Restate(bs []Breach, runtime, claudeEvent, event string) {
-	for i := range bs {
-		m := strings.ReplaceAll(bs[i].Message, "Claude Code", runtime)
-		if event != "" && claudeEvent != event {
-			m = strings.ReplaceAll(m, claudeEvent, event)
-		}
-		bs[i].Message = m
-	}
-}
 
 // FastMembers reads the values of the members names of the JSON object data, as
 // json.Unmarshal into a map[string]json.RawMessage would keep them (the last of duplicates), in

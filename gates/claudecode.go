@@ -78,18 +78,18 @@ type Unstructured struct {
 	Message string  // the reason the hook gave, or what it did
 }
 
-// hookOutput is the JSON a Claude Code command hook may print on stdout.
-type hookOutput struct {
+// HookOutput is the JSON a Claude Code command hook may print on stdout.
+type HookOutput struct {
 	Continue   *bool           `json:"continue"`
 	StopReason json.RawMessage `json:"stopReason"`
 	Decision   json.RawMessage `json:"decision"`
 	Reason     json.RawMessage `json:"reason"`
-	HSO        *hookSpecific   `json:"hookSpecificOutput"`
+	HSO        *HookSpecific   `json:"hookSpecificOutput"`
 }
 
-// hookSpecific is hookSpecificOutput for the tool events. Strings are kept raw so that a hostile
+// HookSpecific is hookSpecificOutput for the tool events. Strings are kept raw so that a hostile
 // value of the wrong type is read as absent rather than failing the whole answer.
-type hookSpecific struct {
+type HookSpecific struct {
 	HookEventName            json.RawMessage `json:"hookEventName"`
 	PermissionDecision       json.RawMessage `json:"permissionDecision"`
 	PermissionDecisionReason json.RawMessage `json:"permissionDecisionReason"`
@@ -113,8 +113,11 @@ func Present(m json.RawMessage) bool {
 
 // AnswerView is a hook answer reduced to what the checks need.
 type AnswerView struct {
-	a        HookAnswer
-	Out      *hookOutput // parsed stdout JSON, nil when stdout is unknown or not JSON
+	a        HookAnswer // with the tool events named as the checks name them
+	h        Host
+	event    string      // the event as the runtime names it
+	decoded  bool        // Out is the binding's decoding of the answer, which echoes no event name
+	Out      *HookOutput // parsed stdout JSON, nil when stdout is unknown or not JSON
 	badJSON  bool        // stdout begins with "{" but is not valid JSON, or not the hook output schema
 	badWhy   string      // what is wrong with it
 	Exit2    bool        // the hook is known to have exited 2 (exit code, or refusal text form)
@@ -124,12 +127,15 @@ type AnswerView struct {
 	Reason   string      // the reason the hook gave for its decision
 }
 
-// CheckClaudeHook reads a Claude Code hook answer under the PreToolUse / PostToolUse bindings:
-// it finds the AGC responses the answer carries, checks the answer against the binding rules of
-// DESIGN §2, and reports a decision without any AGC response as Unstructured. Other events get
-// only their responses, failures and the event-name check.
-func CheckClaudeHook(a HookAnswer) HookResult {
-	v := View(a)
+// CheckAnswer reads a hook answer shaped as Claude Code's (hookSpecificOutput, exit 2 with
+// stderr) under the PreToolUse / PostToolUse bindings, for the runtime h: it finds the AGC
+// responses the answer carries, checks the answer against the binding rules of DESIGN §2, and
+// reports a decision without any AGC response as Unstructured. Other events get only their
+// responses, failures and the event-name check. out is the answer as the binding decoded it
+// from its own shape; nil reads stdout as hookSpecificOutput JSON.
+func CheckAnswer(a HookAnswer, h Host, out *HookOutput) HookResult {
+	v := View(a, h, out)
+	a = v.a
 	var res HookResult
 	if v.Failed != "" {
 		res.Decision = "failed"
@@ -139,11 +145,11 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 				what = "no hookSpecificOutput.hookEventName"
 			}
 			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
-				Message: fmt.Sprintf("%s hook %s answered with %s: Claude Code rejected the answer, so %s went ahead unguarded.",
-					orDefault(a.Event, "The"), HookName(a), what, CallPhrase(a))})
+				Message: fmt.Sprintf("%s hook %s answered with %s: %s rejected the answer, so %s went ahead unguarded.",
+					orDefault(v.event, "The"), HookName(a), what, h.Name, CallPhrase(a))})
 			return res
 		}
-		res.Breaches = append(res.Breaches, Breach{Check: CheckHookFailedOpen, Message: failedMessage(a, v.Failed)})
+		res.Breaches = append(res.Breaches, Breach{Check: CheckHookFailedOpen, Message: v.failedMessage(v.Failed)})
 		return res
 	}
 	if v.Out != nil && v.Out.HSO != nil {
@@ -151,15 +157,15 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 		if !Present(res.UpdatedInput) {
 			res.UpdatedInput = nil
 		}
-		if name := RawString(v.Out.HSO.HookEventName); a.Event != "" && name != a.Event {
+		if name := RawString(v.Out.HSO.HookEventName); !v.decoded && a.Event != "" && name != a.Event {
 			res.Decision = "failed"
 			got := fmt.Sprintf("hookSpecificOutput.hookEventName %q, not %q", name, a.Event)
 			if name == "" {
 				got = fmt.Sprintf("no hookSpecificOutput.hookEventName (want %q)", a.Event)
 			}
 			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
-				Message: fmt.Sprintf("%s hook %s answered with %s: Claude Code rejects the answer, so %s went ahead unguarded.",
-					a.Event, HookName(a), got, CallPhrase(a))})
+				Message: fmt.Sprintf("%s hook %s answered with %s: %s rejects the answer, so %s went ahead unguarded.",
+					v.event, HookName(a), got, h.Name, CallPhrase(a))})
 			rs, bs := v.responses()
 			res.Responses, res.Breaches = rs, append(res.Breaches, bs...)
 			return res
@@ -171,7 +177,7 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 	for _, r := range rs {
 		if r.Gate.Kind == Judgment {
 			res.Breaches = append(res.Breaches, Breach{Check: CheckRuntimeWrongKind, Pointer: "/gate/kind",
-				Message: fmt.Sprintf("gate %q answered the %s hook with gate.kind %q; a hook's response comes from a runtime gate.", r.Gate.ID, a.Event, r.Gate.Kind)})
+				Message: fmt.Sprintf("gate %q answered the %s hook with gate.kind %q; a hook's response comes from a runtime gate.", r.Gate.ID, v.event, r.Gate.Kind)})
 		}
 		switch a.Event {
 		case "PreToolUse":
@@ -202,13 +208,35 @@ func HasCheck(bs []Breach, id string) bool {
 	return false
 }
 
-// View parses the answer's stdout and settles what is known of its exit.
-func View(a HookAnswer) AnswerView {
-	v := AnswerView{a: a}
-	if a.HasStdout {
+// Host names the runtime a hook answer is checked for: its name, as messages spell it, and its
+// own names of the events the checks call PreToolUse and PostToolUse ("" when it uses these).
+type Host struct{ Name, Pre, Post string }
+
+// toolEvent is the event the checks read for the runtime's event e.
+func (h Host) toolEvent(e string) string {
+	switch {
+	case e == "":
+	case e == h.Pre:
+		return "PreToolUse"
+	case e == h.Post:
+		return "PostToolUse"
+	}
+	return e
+}
+
+// View reads the answer for h: out when the binding decoded the answer itself (nil: stdout is
+// parsed as a hookSpecificOutput answer), and what is known of the hook's exit. The view's
+// answer names the tool events as the checks do; messages name them as the runtime does.
+func View(a HookAnswer, h Host, out *HookOutput) AnswerView {
+	v := AnswerView{a: a, h: h, event: a.Event}
+	v.a.Event = h.toolEvent(a.Event)
+	a = v.a
+	if out != nil {
+		v.Out, v.decoded = out, true
+	} else if a.HasStdout {
 		t := strings.TrimSpace(a.Stdout)
 		if strings.HasPrefix(t, "{") {
-			var o hookOutput
+			var o HookOutput
 			if fast, ok := fastHookOutput([]byte(t)); ok {
 				v.Out = fast
 			} else if err := json.Unmarshal([]byte(t), &o); err != nil {
@@ -216,7 +244,7 @@ func View(a HookAnswer) AnswerView {
 				v.badWhy = "answered with stdout that begins with \"{\" but is not valid JSON"
 				var any map[string]json.RawMessage
 				if json.Unmarshal([]byte(t), &any) == nil {
-					v.badWhy = fmt.Sprintf("answered with JSON that Claude Code's hook schema rejects (%v)", err)
+					v.badWhy = fmt.Sprintf("answered with JSON that %s's hook schema rejects (%v)", h.Name, err)
 				}
 			} else {
 				v.Out = &o
@@ -510,7 +538,7 @@ func (v AnswerView) checkPre(r *Response) []Breach {
 				how = "was refused with exit 2's \"[command]: stderr\" text"
 			}
 			bs = append(bs, Breach{Check: CheckRepairByExit2, Pointer: "/verdict",
-				Message: fmt.Sprintf("gate %q answered repaired but the hook %s, so Claude Code blocked %s and dropped any updatedInput.", r.Gate.ID, how, CallPhrase(a))})
+				Message: fmt.Sprintf("gate %q answered repaired but the hook %s, so %s blocked %s and dropped any updatedInput.", r.Gate.ID, how, v.h.Name, CallPhrase(a))})
 			break
 		}
 		if v.Out == nil {
@@ -640,7 +668,7 @@ func (v AnswerView) checkPostAGC(rs []*Response) []Breach {
 		}
 	}
 	return []Breach{{Check: CheckPostNoAGC, Pointer: "/hookSpecificOutput/additionalContext",
-		Message: fmt.Sprintf("PostToolUse hook %s %s after %s but sent %s, so nobody can tell which gate and rule acted.", HookName(a), acted, CallPhrase(a), what)}}
+		Message: fmt.Sprintf("%s hook %s %s after %s but sent %s, so nobody can tell which gate and rule acted.", v.event, HookName(a), acted, CallPhrase(a), what)}}
 }
 
 // unstructured reports a decision the hook made without any AGC response: a block, a rewrite, or
@@ -685,12 +713,13 @@ func (v AnswerView) unstructured() *Unstructured {
 }
 
 // failedMessage says which hook failed open, how, and which call went unguarded.
-func failedMessage(a HookAnswer, how string) string {
+func (v AnswerView) failedMessage(how string) string {
+	a := v.a
 	switch how {
 	case "crashed":
 		how = "crashed"
 		if strings.Contains(a.Stderr, "Hook JSON output validation failed") {
-			how = "answered with JSON that Claude Code's hook schema rejected"
+			how = "answered with JSON that " + v.h.Name + "'s hook schema rejected"
 		} else if a.HasExit {
 			how = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
 		}
@@ -705,7 +734,7 @@ func failedMessage(a HookAnswer, how string) string {
 	if a.Event == "PostToolUse" {
 		after = "reached the model unchecked"
 	}
-	msg := fmt.Sprintf("%s hook %s %s, so %s %s.", orDefault(a.Event, "The"), HookName(a), how, CallPhrase(a), after)
+	msg := fmt.Sprintf("%s hook %s %s, so %s %s.", orDefault(v.event, "The"), HookName(a), how, CallPhrase(a), after)
 	if a.HasStderr {
 		if s := strings.TrimSpace(strings.TrimPrefix(a.Stderr, "Failed with non-blocking status code: ")); s != "" {
 			msg += " stderr: " + clipLine(a.Redact, s)

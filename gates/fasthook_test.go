@@ -14,7 +14,7 @@ func checkFastHookOutput(t *testing.T, data []byte) bool {
 	if !ok {
 		return false
 	}
-	var slow hookOutput
+	var slow HookOutput
 	if err := json.Unmarshal(data, &slow); err != nil {
 		t.Fatalf("fast path read %q, encoding/json rejects it: %v", data, err)
 	}

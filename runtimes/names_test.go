@@ -21,11 +21,7 @@ var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemi
 // shrinks.
 var namesAllowed = map[string]string{
 	"gates/checks.go":             "the check rows of Codex, Gemini and Copilot: findings, sarif and summary look rows up below the registry",
-	"gates/claudecode.go":         "the hook-answer checks every Claude-shaped binding shares; their messages name Claude Code",
-	"gates/binding.go":            "Restate puts a binding's name in place of Claude Code's in those messages",
-	"runtimes/codex/binding.go":   "checks its answers with the Claude Code binding's checks (CheckClaudeHook)",
-	"runtimes/gemini/binding.go":  "restates its answers as Claude Code's (geminiAsClaude) to check them",
-	"runtimes/copilot/binding.go": "restates its answers as Claude Code's (copilotAsClaude) to check them",
+	"runtimes/copilot/binding.go": "a Copilot fact: it ignores an answer shaped as Claude Code's hookSpecificOutput, and says so",
 	"inputs/input.go":             "the --format list names the runtimes' formats",
 	"inputs/codex_events.go":      "Codex reader, still in package inputs",
 	"inputs/codex_rollout.go":     "Codex reader, still in package inputs",

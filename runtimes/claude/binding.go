@@ -8,14 +8,18 @@ import (
 )
 
 // Binding is the Claude Code binding (DESIGN §2): its tools, its settings files, and
-// CheckClaudeHook. This file and claudecode.go are the only places that name them.
+// the shared checks of hookSpecificOutput answers (gates.CheckAnswer), all of which hold for it.
 type Binding struct{}
 
 func (Binding) Runtime() string { return agent.ClaudeCode }
 
 func (Binding) Events() []string { return []string{"PreToolUse", "PostToolUse"} }
 
-func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult { return gates.CheckClaudeHook(a) }
+// CheckHook reads the answer from stdout with the shared checks of hookSpecificOutput answers,
+// all of which hold for Claude Code.
+func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
+	return gates.CheckAnswer(a, gates.Host{Name: "Claude Code"}, nil)
+}
 
 // Checks are the hook checks of DESIGN §2 for Claude Code.
 func (Binding) Checks() []string {

@@ -52,17 +52,19 @@ func (Binding) Checks() []string {
 		gates.CheckBlockLetsThrough, gates.CheckAnswerHeavier, gates.CheckHookFailedOpen}
 }
 
-// CheckHook reads the answer as Claude Code's, keeps the checks Codex shares, and adds its own.
+// host names Codex for the shared checks; its tool events are PreToolUse and PostToolUse.
+func host() gates.Host { return gates.Host{Name: "Codex"} }
+
+// CheckHook reads the answer with the shared checks of hookSpecificOutput answers, keeps the checks Codex shares, and adds its own.
 func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
-	res := gates.CheckClaudeHook(a)
+	res := gates.CheckAnswer(a, host(), nil)
 	res.Breaches = gates.KeepBreaches(res.Breaches, gates.HoldsFor(Binding{}))
-	gates.Restate(res.Breaches, "Codex", "", "")
 	if a.Refused && !a.HasExit && anyVerdict(res.Responses, gates.Repaired) {
 		// A refusal text alone cannot tell exit 2 (agc/repair-by-exit-2) from a deny (a block
 		// heavier than the repaired verdict); the recorder's log of the event says which.
 		res.Breaches = gates.KeepBreaches(res.Breaches, func(id string) bool { return id != gates.CheckAnswerHeavier })
 	}
-	v := gates.View(a)
+	v := gates.View(a, host(), nil)
 	if v.Failed != "" || v.Out == nil || a.Event != "PreToolUse" {
 		return res
 	}

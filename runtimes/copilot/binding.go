@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -81,14 +82,18 @@ func (Binding) HookInput(stdin []byte) (gates.HookCall, bool) {
 // files by session, event, tool, arguments and the order of calls with those arguments.
 func (Binding) KeysCallsByOrder() bool { return true }
 
-// CheckHook reads a Copilot answer as the Claude Code answer of the same effect and adds its
-// own checks; a crash fails closed here, so it is not a hook that failed open.
+// host names Copilot CLI and its tool events for the shared checks.
+func host() gates.Host {
+	return gates.Host{Name: "Copilot CLI", Pre: "preToolUse", Post: "postToolUse"}
+}
+
+// CheckHook decodes a Copilot answer into its own shape, checks its effect with the generic
+// checks and adds its own; a crash fails closed here, so it is not a hook that failed open.
 func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
-	g, ignored := copilotAsClaude(a)
-	res := gates.CheckClaudeHook(g)
-	failed := gates.HasCheck(res.Breaches, gates.CheckHookFailedOpen) && (g.HasExit && g.ExitCode != 0 || g.Failed == "crashed")
+	answer, ignored := decodeAnswer(a)
+	res := gates.CheckAnswer(a, host(), answer)
+	failed := gates.HasCheck(res.Breaches, gates.CheckHookFailedOpen) && (a.HasExit && a.ExitCode != 0 || a.Failed == "crashed")
 	res.Breaches = gates.KeepBreaches(res.Breaches, func(id string) bool { return gates.GenericCheck(id) && !(failed && id == gates.CheckHookFailedOpen) })
-	gates.Restate(res.Breaches, "Copilot CLI", g.Event, a.Event)
 	switch {
 	case failed:
 		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCopilotFailedClosed,
@@ -114,41 +119,46 @@ type copilotOutput struct {
 	HSO                      json.RawMessage `json:"hookSpecificOutput"`
 }
 
-// copilotAsClaude restates a Copilot answer as Claude Code's answer of the same effect, and says
-// whether it was a Claude-style answer that Copilot ignores.
-func copilotAsClaude(a gates.HookAnswer) (gates.HookAnswer, bool) {
-	g := a
-	switch a.Event {
-	case "preToolUse":
-		g.Event = "PreToolUse"
-	case "postToolUse":
-		g.Event = "PostToolUse"
-	}
+// decodeAnswer decodes a Copilot answer's stdout into the effect the shared checks read: its
+// top-level permissionDecision, permissionDecisionReason, modifiedArgs (the rewrite),
+// additionalContext, and decision with reason. nil when stdout is not a Copilot answer object
+// (the shared checks then read it as text or as invalid JSON). ignored says the answer was
+// Claude Code's hookSpecificOutput alone, which Copilot ignores.
+func decodeAnswer(a gates.HookAnswer) (answer *gates.HookOutput, ignored bool) {
 	t := strings.TrimSpace(a.Stdout)
 	var o copilotOutput
 	if !a.HasStdout || !strings.HasPrefix(t, "{") || json.Unmarshal([]byte(t), &o) != nil {
-		return g, false
+		return nil, false
 	}
-	hso := map[string]any{"hookEventName": g.Event}
-	top := map[string]any{"hookSpecificOutput": hso}
-	if d := gates.RawString(o.PermissionDecision); d != "" {
-		hso["permissionDecision"] = d
+	hso := &gates.HookSpecific{}
+	answer = &gates.HookOutput{HSO: hso}
+	acted := false
+	if gates.RawString(o.PermissionDecision) != "" {
+		hso.PermissionDecision, acted = o.PermissionDecision, true
 	}
-	if r := gates.RawString(o.PermissionDecisionReason); r != "" {
-		hso["permissionDecisionReason"] = r
+	if gates.RawString(o.PermissionDecisionReason) != "" {
+		hso.PermissionDecisionReason, acted = o.PermissionDecisionReason, true
 	}
 	if gates.Present(o.ModifiedArgs) {
-		hso["updatedInput"] = o.ModifiedArgs
+		hso.UpdatedInput, acted = compact(o.ModifiedArgs), true
 	}
 	if gates.Present(o.AdditionalContext) {
-		hso["additionalContext"] = o.AdditionalContext
+		hso.AdditionalContext, acted = o.AdditionalContext, true
 	}
-	if d := gates.RawString(o.Decision); d != "" {
-		top["decision"], top["reason"] = d, gates.RawString(o.Reason)
+	if gates.RawString(o.Decision) != "" {
+		answer.Decision, answer.Reason, acted = o.Decision, o.Reason, true
 	}
-	b, _ := json.Marshal(top)
-	g.Stdout = string(b)
-	return g, gates.Present(o.HSO) && len(hso) == 1 && top["decision"] == nil
+	return answer, gates.Present(o.HSO) && !acted
+}
+
+// compact is raw JSON without insignificant white space, as a rewrite's input is compared and
+// shown.
+func compact(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
 }
 
 // exitPhrase says how a failed hook ended: its exit status when known.

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -56,15 +57,17 @@ func (Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
 	return tc
 }
 
-// CheckHook reads a Gemini answer as the Claude Code answer of the same effect (decision deny or
-// block → permissionDecision deny, tool_input → updatedInput), keeps the shared checks and adds
+// host names Gemini CLI and its tool events for the shared checks.
+func host() gates.Host { return gates.Host{Name: "Gemini CLI", Pre: "BeforeTool", Post: "AfterTool"} }
+
+// CheckHook decodes a Gemini answer into its own shape and checks its effect (decision deny or
+// block, tool_input's rewrite, additionalContext) with the shared checks it keeps, then adds
 // Gemini's own.
 func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
-	g, out := geminiAsClaude(a)
-	res := gates.CheckClaudeHook(g)
+	g, answer, out := decodeAnswer(a)
+	res := gates.CheckAnswer(g, host(), answer)
 	res.Breaches = gates.KeepBreaches(res.Breaches, gates.HoldsFor(Binding{}))
-	gates.Restate(res.Breaches, "Gemini CLI", g.Event, a.Event)
-	if a.Event != "BeforeTool" || gates.View(g).Failed != "" {
+	if a.Event != "BeforeTool" || gates.View(g, host(), answer).Failed != "" {
 		return res
 	}
 	if b, ok := exit2JSON(a); ok {
@@ -122,52 +125,53 @@ type geminiOutput struct {
 	} `json:"hookSpecificOutput"`
 }
 
-// geminiAsClaude restates a Gemini answer as Claude Code's answer of the same effect.
-func geminiAsClaude(a gates.HookAnswer) (gates.HookAnswer, *geminiOutput) {
-	g := a
-	switch a.Event {
-	case "BeforeTool":
-		g.Event = "PreToolUse"
-	case "AfterTool":
-		g.Event = "PostToolUse"
-	}
+// decodeAnswer decodes a Gemini answer's stdout into its own shape (out) and into the effect the
+// shared checks read (answer; nil when stdout is not a JSON object, which they read as text).
+// Stdout that is not valid JSON is an allow with a system message: the hook failed open.
+func decodeAnswer(a gates.HookAnswer) (g gates.HookAnswer, answer *gates.HookOutput, out *geminiOutput) {
+	g = a
 	t := strings.TrimSpace(a.Stdout)
 	if !a.HasStdout || !strings.HasPrefix(t, "{") {
-		return g, nil
+		return g, nil, nil
 	}
 	var o geminiOutput
 	if json.Unmarshal([]byte(t), &o) != nil {
-		// Gemini treats invalid JSON as an allow with a system message: it failed open.
 		g.Stdout, g.Failed = "", "answered with stdout that is not valid JSON (Gemini CLI let the call run)"
-		return g, nil
+		return g, nil, nil
 	}
-	hso := map[string]any{"hookEventName": g.Event}
-	top := map[string]any{}
-	d := gates.RawString(o.Decision)
-	pre := g.Event == "PreToolUse"
-	switch {
+	pre := a.Event == "BeforeTool"
+	hso := &gates.HookSpecific{}
+	answer = &gates.HookOutput{HSO: hso}
+	switch d := gates.RawString(o.Decision); {
 	case (d == "deny" || d == "block") && pre:
-		hso["permissionDecision"] = "deny"
+		hso.PermissionDecision = json.RawMessage(`"deny"`)
 	case d == "deny" || d == "block":
-		top["decision"], top["reason"] = "block", gates.RawString(o.Reason)
+		answer.Decision, answer.Reason = json.RawMessage(`"block"`), o.Reason
 	case (d == "allow" || d == "ask") && pre:
-		hso["permissionDecision"] = d
+		hso.PermissionDecision = o.Decision
 	}
-	if r := gates.RawString(o.Reason); r != "" && pre {
-		hso["permissionDecisionReason"] = r
+	if pre && gates.RawString(o.Reason) != "" {
+		hso.PermissionDecisionReason = o.Reason
 	}
 	if o.HSO != nil {
 		if gates.Present(o.HSO.ToolInput) {
-			hso["updatedInput"] = o.HSO.ToolInput
+			hso.UpdatedInput = compact(o.HSO.ToolInput)
 		}
 		if gates.Present(o.HSO.AdditionalContext) {
-			hso["additionalContext"] = o.HSO.AdditionalContext
+			hso.AdditionalContext = o.HSO.AdditionalContext
 		}
 	}
-	top["hookSpecificOutput"] = hso
-	b, _ := json.Marshal(top)
-	g.Stdout = string(b)
-	return g, &o
+	return g, answer, &o
+}
+
+// compact is raw JSON without insignificant white space, as a rewrite's input is compared and
+// shown.
+func compact(raw json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
 }
 
 // droppedArgs are the argument names of before that after lacks, sorted.
