@@ -5,6 +5,7 @@ package agent
 
 import (
 	"encoding/json"
+	"strings"
 )
 
 // Runtime ids, as the "runtime" field of the recorder's log and findings spell them.
@@ -13,6 +14,7 @@ const (
 	Codex      = "codex"
 	Gemini     = "gemini-cli"
 	Copilot    = "copilot-cli"
+	Qwen       = "qwen-code"
 	Cursor     = "cursor"
 	Cline      = "cline"
 	Windsurf   = "windsurf"
@@ -43,6 +45,8 @@ func Detect(input json.RawMessage) string {
 		return Windsurf
 	case geminiEvents[event]:
 		return Gemini
+	case has("tool_call_id"), has("prompt_id"), qwenTranscript(f["transcript_path"]):
+		return Qwen
 	case has("turn_id"):
 		return Codex
 	case has("sessionId") && has("toolName"):
@@ -50,4 +54,12 @@ func Detect(input json.RawMessage) string {
 	default:
 		return ClaudeCode
 	}
+}
+
+// qwenTranscript reports whether path is a Qwen Code chat transcript (under .qwen/), for input
+// that lacks Qwen Code's tool_call_id and prompt_id (docs/runtimes-qwen.md).
+func qwenTranscript(path json.RawMessage) bool {
+	var p string
+	_ = json.Unmarshal(path, &p)
+	return strings.Contains(strings.ReplaceAll(p, `\`, "/"), "/.qwen/")
 }

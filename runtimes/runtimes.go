@@ -9,6 +9,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
+	"github.com/agc-sarif/agc-sarif/runtimes/qwen"
 )
 
 // bindings are the registered runtime bindings; the first is the default for records that name
@@ -18,6 +19,7 @@ var bindings = []gates.Binding{
 	codex.Binding{},
 	gemini.Binding{},
 	copilot.Binding{},
+	qwen.Binding{},
 }
 
 // Bindings returns the registered bindings, the default first.
