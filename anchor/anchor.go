@@ -19,7 +19,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // Options configure an Anchorer.
@@ -123,7 +123,7 @@ func New(opts Options) (*Anchorer, error) {
 	if fb := strings.TrimSpace(opts.Fallback); fb != "" {
 		a.fallback = append(a.fallback, fb)
 	}
-	a.fallback = append(a.fallback, gates.DefaultBinding().ConfigFiles()[0])
+	a.fallback = append(a.fallback, runtimes.Default().ConfigFiles()[0])
 	if wf := workflowFile(opts.Workflow); wf != "" {
 		a.fallback = append(a.fallback, wf)
 	}
@@ -254,7 +254,7 @@ func (a *Anchorer) hookLine(f findings.Finding) (rel string, line int, exact, ok
 		}
 		// A runtime with several config files (.github/hooks/*.json): the one that declares a
 		// hook for the event (the default runtime keeps its first file, as its findings always had).
-		if f.Call != nil && s.runtime == f.Call.Runtime && s.runtime != gates.DefaultBinding().Runtime() && s.declares(event) {
+		if f.Call != nil && s.runtime == f.Call.Runtime && s.runtime != runtimes.Default().Runtime() && s.declares(event) {
 			return s.rel, s.hooksLine, false, true
 		}
 	}
@@ -374,7 +374,7 @@ func (a *Anchorer) callFile(c *findings.Call) string {
 	if len(c.Input) == 0 {
 		return ""
 	}
-	return gates.BindingFor(c.Runtime).ToolCall("", a.callInput(c)).FilePath
+	return runtimes.For(c.Runtime).ToolCall("", a.callInput(c)).FilePath
 }
 
 // callInput is the call's input as anchoring reads it (Options.Input).
@@ -391,7 +391,7 @@ func newTexts(runtime string, input []byte) []string {
 	if len(input) == 0 {
 		return nil
 	}
-	return gates.BindingFor(runtime).ToolCall("", input).NewTexts
+	return runtimes.For(runtime).ToolCall("", input).NewTexts
 }
 
 // clamp keeps a location inside its file: lines between 1 and the file's length, an end line

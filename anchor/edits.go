@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // The session's edits come from the readers (inputs.Options.Edits) as the inputs are read for
@@ -30,7 +30,7 @@ func (a *Anchorer) PlaceEdit(e Edit) (EditPlace, bool) {
 	}
 	b := editBinding(e.Tool)
 	if b == nil {
-		b = gates.DefaultBinding()
+		b = runtimes.Default()
 	}
 	call := b.ToolCall(e.Tool, e.Input)
 	fp := call.FilePath

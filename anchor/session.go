@@ -9,6 +9,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // SessionMode says where an event that touched no file is anchored when the change's diff is
@@ -38,7 +39,7 @@ const MaxEdits = 1 << 17
 // editBinding is the runtime binding whose edit tools include name, nil when none does: its
 // ToolCall reads where the edit's file and new text are in the input.
 func editBinding(name string) gates.Binding {
-	for _, b := range gates.Bindings() {
+	for _, b := range runtimes.Bindings() {
 		if slices.Contains(b.EditTools(), name) {
 			return b
 		}

@@ -9,16 +9,18 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // configFile is one runtime's hook config file, or a pattern naming several.
 type configFile struct{ runtime, pattern string }
 
 // settingsFiles are the project files that configure hooks, in the order they are searched: each
-// registered runtime binding's, the default runtime's first (see isCommandKey for their shapes).
+// registered runtime binding's, the default runtime's first (see Binding.CommandKeys for their
+// shapes).
 func settingsFiles() []configFile {
 	var out []configFile
-	for _, b := range gates.Bindings() {
+	for _, b := range runtimes.Bindings() {
 		for _, p := range b.ConfigFiles() {
 			out = append(out, configFile{b.Runtime(), p})
 		}
@@ -93,6 +95,7 @@ type hookCommand struct {
 // error.
 func parseSettings(rel, runtime, text string) *settings {
 	s := &settings{rel: rel, runtime: runtime}
+	keys := runtimes.For(runtime).CommandKeys()
 	dec := json.NewDecoder(strings.NewReader(text))
 	type frame struct {
 		obj    bool
@@ -137,7 +140,7 @@ func parseSettings(rel, runtime, text string) *settings {
 			str, ok := tok.(string)
 			switch {
 			case !ok || stack[0].key != "hooks":
-			case isCommandKey(top.key, len(stack)):
+			case isCommandKey(keys, top.key, len(stack)):
 				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()})
 				top.cmd = len(s.commands)
 			case top.key == "name" && len(stack) >= 5:
@@ -150,15 +153,13 @@ func parseSettings(rel, runtime, text string) *settings {
 	}
 }
 
-// isCommandKey reports whether key, depth objects and arrays deep, names a hook's command:
-// Claude Code's (and Codex's, Gemini's) "command" under hooks → event → matcher → hooks, or
-// Copilot CLI's "bash" or "powershell" right under hooks → event.
-func isCommandKey(key string, depth int) bool {
-	switch key {
-	case "command":
-		return depth >= 5
-	case "bash", "powershell":
-		return depth >= 4
+// isCommandKey reports whether key, depth objects and arrays deep, names a hook's command in a
+// config file of the runtime whose CommandKeys are keys.
+func isCommandKey(keys []gates.CommandKey, key string, depth int) bool {
+	for _, k := range keys {
+		if k.Key == key && depth >= k.Depth {
+			return true
+		}
 	}
 	return false
 }

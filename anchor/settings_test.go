@@ -3,7 +3,7 @@ package anchor
 import (
 	"testing"
 
-	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/agent"
 )
 
 // TestFindHookThroughRecorder anchors a hook however its records spell it — the hook log's argv
@@ -57,7 +57,7 @@ func TestFindHookCopilot(t *testing.T) {
     {"type": "command", "powershell": "./post.ps1"}
   ]
 }}`
-	s := parseSettings(".github/hooks/agc.json", "", text)
+	s := parseSettings(".github/hooks/agc.json", agent.Copilot, text)
 	for _, tt := range []struct {
 		hook, event string
 		line        int
@@ -81,7 +81,7 @@ func TestFindHookGeminiName(t *testing.T) {
      "name": "late-name"}]}],
   "AfterTool": [{"hooks": [{"name": "after", "type": "command", "command": "./after.sh"}]}]
 }}`
-	s := parseSettings(".gemini/settings.json", gates.RuntimeGemini, text)
+	s := parseSettings(".gemini/settings.json", agent.Gemini, text)
 	for _, tt := range []struct {
 		hook, event string
 		line        int

@@ -3,21 +3,24 @@ package command
 import (
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // bindingTestdata is where the real-runtime records of each registered binding are kept.
 var bindingTestdata = map[string]string{
-	gates.RuntimeClaudeCode: "testdata/claude",
-	gates.RuntimeCodex:      "testdata/codex",
-	gates.RuntimeGemini:     "testdata/gemini",
-	gates.RuntimeCopilot:    "testdata/copilot",
+	agent.ClaudeCode: "testdata/claude",
+	agent.Codex:      "testdata/codex",
+	agent.Gemini:     "testdata/gemini",
+	agent.Copilot:    "testdata/copilot",
+	agent.Qwen:       "testdata/qwen",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and
 // collecting it reports every check the binding can report.
 func TestBindingsHaveTestdata(t *testing.T) {
-	for _, b := range gates.Bindings() {
+	for _, b := range runtimes.Bindings() {
 		t.Run(b.Runtime(), func(t *testing.T) {
 			dir, ok := bindingTestdata[b.Runtime()]
 			if !ok {

@@ -14,6 +14,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	words "github.com/agc-sarif/agc-sarif/internal/plural"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 func checkCommand(env *Env) *cli.Command {
@@ -28,7 +29,7 @@ func checkCommand(env *Env) *cli.Command {
 		ArgsUsage: "PATH...",
 		Flags: append(collectFlags(),
 			&cli.StringFlag{Name: "event", Usage: "read the input as one hook's raw stdout for this hook `EVENT` (PreToolUse, PostToolUse, …)"},
-			&cli.StringFlag{Name: "runtime", Value: gates.RuntimeClaudeCode, Usage: "with --event, the runtime that reads the answer: " + runtimeList()},
+			&cli.StringFlag{Name: "runtime", Value: runtimes.Default().Runtime(), Usage: "with --event, the runtime that reads the answer: " + runtimeList()},
 			&cli.IntFlag{Name: "exit-status", Usage: "with --event, the hook's exit status"},
 			&cli.StringFlag{Name: "stderr", Usage: "with --event, a `FILE` holding the hook's stderr"},
 		),
@@ -56,7 +57,7 @@ func checkCommand(env *Env) *cli.Command {
 
 func runtimeList() string {
 	var ids []string
-	for _, b := range gates.Bindings() {
+	for _, b := range runtimes.Bindings() {
 		ids = append(ids, b.Runtime())
 	}
 	return strings.Join(ids, ", ")
@@ -143,7 +144,7 @@ func checkHookAnswer(c *cli.Context, env *Env) error {
 			return exit(ExitUsage, err)
 		}
 	}
-	res, err := gates.CheckHookAnswer(c.String("runtime"), c.String("event"), stdout, stderr, c.Int("exit-status"))
+	res, err := runtimes.CheckHookAnswer(c.String("runtime"), c.String("event"), stdout, stderr, c.Int("exit-status"))
 	if err != nil {
 		return usageErrorf("check: %v", err)
 	}

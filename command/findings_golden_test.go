@@ -29,7 +29,9 @@ const findingsGoldenDir = "testdata/findings-golden"
 
 // testdataSets says how TestFindingsGolden collects each folder under the repository's testdata:
 // "whole" (the folder at once), "each" (the folder at once and each entry in it on its own),
-// "root:SUB" (the folder's SUB, a checkout, collected whole as its own root), or why the folder
+// "checkout" (as "each", with the folder as the root: a runtime's records beside its project
+// settings, such as .qwen/settings.json, that place the findings), "root:SUB" (the folder's SUB,
+// a checkout, collected whole as its own root), or why the folder
 // holds no collect inputs. A folder missing here fails the test.
 var testdataSets = map[string]string{
 	"examples":  "whole",
@@ -38,7 +40,7 @@ var testdataSets = map[string]string{
 	"codex":     "each",
 	"gemini":    "each",
 	"copilot":   "each",
-	"qwen":      "each",
+	"qwen":      "checkout",
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",
@@ -129,6 +131,12 @@ func testdataCases(t *testing.T, root string) []findingsCase {
 		case "each":
 			cases = append(cases, findingsCase{name: top.Name(), root: root, args: []string{dir}})
 			cases = append(cases, entryCases(t, root, dir)...)
+		case "checkout":
+			cases = append(cases, findingsCase{name: top.Name(), root: filepath.Join(root, dir), args: []string{"."}})
+			for _, c := range entryCases(t, root, dir) {
+				c.root, c.args = filepath.Join(root, dir), []string{strings.TrimPrefix(c.args[0], dir+"/")}
+				cases = append(cases, c)
+			}
 		default:
 			if sub, ok := strings.CutPrefix(how, "root:"); ok {
 				cases = append(cases, findingsCase{name: top.Name() + "-" + sub, root: filepath.Join(root, dir, sub), args: []string{"."}})
@@ -148,7 +156,7 @@ func entryCases(t *testing.T, root, dir string) []findingsCase {
 	}
 	var cases []findingsCase
 	for _, e := range entries {
-		if e.Name() == "README.md" || strings.HasSuffix(e.Name(), ".sh") {
+		if e.Name() == "README.md" || strings.HasSuffix(e.Name(), ".sh") || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
 		p := dir + "/" + e.Name()

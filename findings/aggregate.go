@@ -215,6 +215,10 @@ func (s *Set) mergeBare(o *Set) []moved {
 			s.Duplicates++
 			sb := s.bare[k][j]
 			sref := s.events[sb.id]
+			if sref.slot >= 0 && oref.slot >= 0 {
+				s.alias(sref.slot, o.Findings[oref.slot].RuleID)
+				o.alias(oref.slot, s.Findings[sref.slot].RuleID)
+			}
 			if sb.hook == (eventID{}) && ob.hook != (eventID{}) {
 				s.unplace(sref)
 				o.agree(oref.slot, s.files[sref.file()])
@@ -293,6 +297,9 @@ func aggregateKey(f *Finding) groupKey {
 // mergeInto adds finding f (itself possibly already merged) to the merged finding m.
 func mergeInto(m *Finding, f Finding, msgs map[string]int, max int) {
 	m.Count += f.Count
+	for _, r := range f.Aliases {
+		m.Aliases = withAlias(m.Aliases, r, m.RuleID)
+	}
 	firsts, lasts := f.FirstTime, f.LastTime
 	if firsts == "" {
 		firsts = f.Time

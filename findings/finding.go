@@ -76,7 +76,13 @@ type Call struct {
 	Tool      string `json:"tool,omitempty"`        // "Bash", "Edit", …
 	ToolUseID string `json:"tool_use_id,omitempty"` // the runtime's id of the call
 	SessionID string `json:"session_id,omitempty"`
-	Hook      string `json:"hook,omitempty"`      // the hook command as configured
+	Hook      string `json:"hook,omitempty"` // the hook command as configured
+	// HookIsName says Hook is the name the runtime's settings give the hook, not its command: a
+	// record that names the hook that way (Gemini CLI's telemetry) knows less of it than one that
+	// names its command, which names the event's unstructured rule when both are read.
+	HookIsName bool `json:"-"`
+	// ExitKnown says the record tells the hook's exit status.
+	ExitKnown bool   `json:"-"`
 	Command   string `json:"command,omitempty"`   // Bash command of the call, when any
 	FilePath  string `json:"file_path,omitempty"` // file the call touched (Edit/Write/Read/…), when any
 	Cwd       string `json:"cwd,omitempty"`       // the agent's working folder at the time
@@ -141,6 +147,9 @@ type Finding struct {
 	// Sources names the input files that reported the finding's event when more than one did
 	// (hook log, transcript, an agent-written file); the heaviest verdict among them is kept.
 	Sources []string `json:"sources,omitempty"`
+	// Aliases are the other rule ids one event's records gave this finding (a hook named by its
+	// settings name in one record and by its program in another).
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // Placement is the step of the anchor chain that placed a finding.

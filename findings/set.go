@@ -89,16 +89,16 @@ func idOf(parts ...string) eventID {
 type eventRef struct {
 	slot int32  // index in Findings
 	line int32  // line of the record kept
-	fw   uint32 // index in files of the record kept << 4 | weight (0–15)
+	fw   uint32 // index in files of the record kept << 6 | weight (0–63)
 }
 
 func newRef(slot int32, line int, file uint32, weight int8) eventRef {
-	return eventRef{slot: slot, line: int32(line), fw: file<<4 | uint32(weight)&15}
+	return eventRef{slot: slot, line: int32(line), fw: file<<6 | uint32(weight)&63}
 }
 
-func (r eventRef) file() uint32      { return r.fw >> 4 }
-func (r eventRef) weight() int8      { return int8(r.fw & 15) }
-func (r *eventRef) setFile(f uint32) { r.fw = f<<4 | r.fw&15 }
+func (r eventRef) file() uint32      { return r.fw >> 6 }
+func (r eventRef) weight() int8      { return int8(r.fw & 63) }
+func (r *eventRef) setFile(f uint32) { r.fw = f<<6 | r.fw&63 }
 
 // bareRef is an unstructured finding remembered under EventKey+Verdict: its rule is named after
 // the hook command, which some record formats do not keep, so one event may arrive under two names.
@@ -113,9 +113,32 @@ func NewSet() *Set {
 		bare: map[eventID][]bareRef{}, fileIdx: map[string]uint32{}, listed: map[string]int{}}
 }
 
-// weightOf orders findings of one event: the heavier verdict wins, then the heavier level.
+// weightOf orders findings of one event: the heavier verdict wins, then the heavier level, then
+// the record that tells more of the hook (evidenceOf).
 func weightOf(f *Finding) int8 {
-	return int8(max(f.Verdict.Weight(), 0)*4 + f.Level.Weight()) // 0–15: fits eventRef.fw
+	return int8((max(f.Verdict.Weight(), 0)*4+f.Level.Weight())*4 + evidenceOf(f)) // 0–63: fits eventRef.fw
+}
+
+// evidenceOf ranks what a finding's record tells of the hook, 0–3: its name, its command rather
+// than a settings name, its exit status. Of two records of one event that tie otherwise, the one
+// that tells more keeps its words (a crash read "command unknown" from one file while another
+// names the command).
+func evidenceOf(f *Finding) int {
+	c := f.Call
+	if c == nil {
+		return 0
+	}
+	n := 0
+	if c.Hook != "" {
+		n++
+		if !c.HookIsName {
+			n++
+		}
+	}
+	if c.ExitKnown {
+		n++
+	}
+	return n
 }
 
 // Add adds a finding. A finding of an event already in the set (same event key, rule and target)
@@ -146,8 +169,12 @@ func (s *Set) Add(f Finding) bool {
 			s.Duplicates++
 			ref := s.events[old]
 			if !better {
+				s.alias(ref.slot, f.RuleID)
 				s.agree(ref.slot, f.Source.File)
 				return false
+			}
+			if ref.slot >= 0 {
+				f.Aliases = withAlias(s.Findings[ref.slot].Aliases, s.Findings[ref.slot].RuleID, f.RuleID)
 			}
 			s.replace(old, ref, f, w)
 			s.events[id] = s.events[old]
@@ -194,11 +221,30 @@ func (s *Set) rememberBare(f *Finding, id eventID) {
 	s.bare[k] = append(s.bare[k], bareRef{id: id, hook: hookID(f)})
 }
 
+// hookID is the hash of the hook command of f; zero when its record does not name the command
+// (a settings name is not matched against a command: one record gave that, the other this).
 func hookID(f *Finding) eventID {
-	if f.Call == nil || f.Call.Hook == "" {
+	if f.Call == nil || f.Call.Hook == "" || f.Call.HookIsName {
 		return eventID{}
 	}
 	return idOf(f.Call.Hook)
+}
+
+// alias notes that one record of the event held at slot named it rule.
+func (s *Set) alias(slot int32, rule string) {
+	if slot < 0 {
+		return // left out
+	}
+	f := &s.Findings[slot]
+	f.Aliases = withAlias(f.Aliases, rule, f.RuleID)
+}
+
+// withAlias is aliases with rule added, unless it is the finding's own rule id or listed.
+func withAlias(aliases []string, rule, own string) []string {
+	if rule == own || slices.Contains(aliases, rule) || len(aliases) >= MaxSources {
+		return aliases
+	}
+	return append(slices.Clip(aliases), rule)
 }
 
 // replace puts f, the heavier finding of the event id, in place of the one held at ref.

@@ -234,3 +234,70 @@ func TestAggregateSetMergeUnderTwoNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSetOneHookOneRule: a hook that one record names by its settings name (Gemini CLI's
+// telemetry) and another by its command (the recorder's log) is one result, under the rule the
+// command gives, with the settings name's rule kept as an alias; in either order, added or merged.
+func TestSetOneHookOneRule(t *testing.T) {
+	key := "gemini-cli/s/BeforeTool/run_shell_command/abc#1"
+	byName := Finding{RuleID: "hook/freeze", Kind: Unstructured, Verdict: gates.Block, Level: Error, EventKey: key,
+		Message: `Hook "freeze" blocked`, Source: Source{File: "telemetry.log"},
+		Call: &Call{Event: "BeforeTool", Hook: "freeze", HookIsName: true, ExitKnown: true}}
+	byCommand := Finding{RuleID: "hook/freeze_guard", Kind: Unstructured, Verdict: gates.Block, Level: Error, EventKey: key,
+		Message: `Hook "python3 freeze_guard.py" blocked`, Source: Source{File: "hook-log.jsonl"},
+		Call: &Call{Event: "BeforeTool", Hook: "python3 freeze_guard.py", ExitKnown: true}}
+	check := func(name string, s *Set) {
+		t.Helper()
+		if len(s.Findings) != 1 {
+			t.Fatalf("%s: %d findings, want 1: %+v", name, len(s.Findings), s.Findings)
+		}
+		f := s.Findings[0]
+		if f.RuleID != "hook/freeze_guard" || f.Message != byCommand.Message || !slices.Equal(f.Aliases, []string{"hook/freeze"}) {
+			t.Errorf("%s: rule %s, message %q, aliases %v; want hook/freeze_guard with the command's words, alias hook/freeze",
+				name, f.RuleID, f.Message, f.Aliases)
+		}
+	}
+	for _, agg := range []bool{false, true} {
+		mk := NewSet
+		if agg {
+			mk = func() *Set { return NewAggregateSet(3) }
+		}
+		for _, order := range [][2]Finding{{byName, byCommand}, {byCommand, byName}} {
+			s := mk()
+			s.Add(order[0])
+			s.Add(order[1])
+			if agg {
+				s.Compact()
+			}
+			check(fmt.Sprintf("aggregate %v, added %s first", agg, order[0].RuleID), s)
+			a, b := mk(), mk()
+			a.Add(order[0])
+			b.Add(order[1])
+			a.Merge(b)
+			if agg {
+				a.Compact()
+			}
+			check(fmt.Sprintf("aggregate %v, merged %s first", agg, order[0].RuleID), a)
+		}
+	}
+}
+
+// TestSetTieKeepsTheBestWords: of two records of one event with the same verdict and level, the
+// one that names the hook's command and its exit status keeps its message, in either order.
+func TestSetTieKeepsTheBestWords(t *testing.T) {
+	key := "copilot-cli/s/preToolUse/bash/abc#1"
+	unknown := Finding{RuleID: "agc/copilot-hook-failed-closed", Kind: Contract, Level: Warning, EventKey: key,
+		Message: `preToolUse hook (command unknown) failed`, Source: Source{File: "events.jsonl"},
+		Call: &Call{Event: "preToolUse"}}
+	named := unknown
+	named.Message, named.Source = `preToolUse hook "guard.py" failed (exit status 1)`, Source{File: "hook-log.jsonl"}
+	named.Call = &Call{Event: "preToolUse", Hook: "guard.py", ExitKnown: true}
+	for _, order := range [][2]Finding{{unknown, named}, {named, unknown}} {
+		s := NewSet()
+		s.Add(order[0])
+		s.Add(order[1])
+		if len(s.Findings) != 1 || s.Findings[0].Message != named.Message {
+			t.Errorf("%s first: findings %+v, want one with the recorder's words", order[0].Source.File, s.Findings)
+		}
+	}
+}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
@@ -39,7 +39,7 @@ var readOnlyFileTools = map[string]bool{"Read": true, "Glob": true, "Grep": true
 
 // defaultRuntime is the runtime a pattern's fix is written for when no finding named one: the
 // records that carry permission prompts and denials are Claude Code's.
-const defaultRuntime = gates.RuntimeClaudeCode
+const defaultRuntime = agent.ClaudeCode
 
 // permissionRule is the permission rule that would allow a call, in Claude Code's syntax: the
 // runtime's own suggestion when its prompt carried one (an addRules suggestion), else the tool
@@ -113,18 +113,18 @@ func suggestedRule(raw []byte) string {
 // goes; with no entry, the second result says why.
 func allowFor(runtime, rule string, prefix []string, file bool) (string, string) {
 	switch runtime {
-	case gates.RuntimeCodex:
+	case agent.Codex:
 		if file || len(prefix) == 0 {
 			return "", "none: Codex has no allowlist for files (its sandbox mode decides writes)"
 		}
 		return fmt.Sprintf("prefix_rule(pattern = %s, decision = \"allow\")", quotedList(prefix)),
 			"a Codex execpolicy rules file (~/.codex/rules/*.rules)"
-	case gates.RuntimeGemini:
+	case agent.Gemini:
 		if file || len(prefix) == 0 {
 			return "", "none: Gemini CLI's tools.allowed names whole tools, not files"
 		}
 		return "run_shell_command(" + strings.Join(prefix, " ") + ")", "tools.allowed in .gemini/settings.json"
-	case gates.RuntimeCopilot:
+	case agent.Copilot:
 		if file || len(prefix) == 0 {
 			return "", "none: Copilot CLI has no allowlist for files"
 		}
@@ -195,13 +195,13 @@ func repairAnswer(runtime, rule, tool, before, after string, ex Correction) stri
 	input := map[string]string{"command": ex.After}
 	var answer any
 	switch runtime {
-	case gates.RuntimeCodex:
+	case agent.Codex:
 		answer = map[string]any{"hookSpecificOutput": hookOutput{HookEventName: "PreToolUse", PermissionDecision: "allow",
 			UpdatedInput: input, AdditionalContext: ctx}}
-	case gates.RuntimeGemini:
+	case agent.Gemini:
 		answer = map[string]any{"decision": "allow", "hookSpecificOutput": hookOutput{HookEventName: "BeforeTool",
 			ToolInput: input, AdditionalContext: ctx}}
-	case gates.RuntimeCopilot:
+	case agent.Copilot:
 		answer = struct {
 			PermissionDecision string            `json:"permissionDecision"`
 			ModifiedArgs       map[string]string `json:"modifiedArgs"`

@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,15 +18,17 @@ var claudeNames = []string{"claude-code", "Bash", "Edit", "Write", "MultiEdit", 
 
 // claudeAllowed are the files outside the Claude binding that may spell them, and why.
 var claudeAllowed = map[string]string{
-	"gates/claudecode.go":         "the Claude binding's checks",
-	"gates/claudecode_binding.go": "the Claude binding",
-	"gates/codex.go":              "Codex presents its shell tool to hooks as Bash (a Codex fact)",
-	"gates/gemini.go":             "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
-	"inputs/claude_calls.go":      "reader of Claude transcripts: names the tool_use input fields it keeps",
-	"record/runtime.go":           "the recorder names each runtime it detects; it does not link gates",
-	"friction/":                   "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
-	"internal/corpus/":            "generates Claude Code records for benchmarks and fuzz seeds",
-	"internal/secrettest/":        "planted secrets in Claude-shaped tool inputs",
+	"gates/claudecode.go":    "the Claude binding's checks",
+	"runtimes/claude/":       "the Claude binding",
+	"runtimes/codex/":        "Codex presents its shell tool to hooks as Bash (a Codex fact)",
+	"runtimes/gemini/":       "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
+	"runtimes/qwen/":         "Qwen Code's write_file and edit name their file file_path and new text new_string (Qwen facts)",
+	"inputs/claude_calls.go": "reader of Claude transcripts: names the tool_use input fields it keeps",
+	"agent/agent.go":         "the runtime ids, shared by the recorder and the bindings",
+	"friction/":              "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
+	"gates/gatestest/":       "test support: builds Claude-shaped answers for the bindings' tests",
+	"internal/corpus/":       "generates Claude Code records for benchmarks and fuzz seeds",
+	"internal/secrettest/":   "planted secrets in Claude-shaped tool inputs",
 }
 
 // TestNoClaudeNamesOutsideBinding: no string literal (struct tags included) outside the Claude
@@ -113,26 +113,4 @@ func TestClaudeLiteralsFinds(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("got %d hits, want 3: %q", len(got), got)
 	}
-}
-
-// checkBreaches runs b's CheckHook on a and fails unless its breaches are exactly want (sorted),
-// each with a message and each a check b lists or one that holds for any runtime.
-func checkBreaches(t *testing.T, b Binding, a HookAnswer, want []string) HookResult {
-	t.Helper()
-	res := b.CheckHook(a)
-	var got []string
-	for _, br := range res.Breaches {
-		got = append(got, br.Check)
-		if br.Message == "" {
-			t.Errorf("breach %s has no message", br.Check)
-		}
-		if !holdsFor(b)(br.Check) {
-			t.Errorf("breach %s is not a check %s lists", br.Check, b.Runtime())
-		}
-	}
-	sort.Strings(got)
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("breaches %v, want %v", got, want)
-	}
-	return res
 }

@@ -78,18 +78,18 @@ type Unstructured struct {
 	Message string  // the reason the hook gave, or what it did
 }
 
-// hookOutput is the JSON a Claude Code command hook may print on stdout.
-type hookOutput struct {
+// HookOutput is the JSON a Claude Code command hook may print on stdout.
+type HookOutput struct {
 	Continue   *bool           `json:"continue"`
 	StopReason json.RawMessage `json:"stopReason"`
 	Decision   json.RawMessage `json:"decision"`
 	Reason     json.RawMessage `json:"reason"`
-	HSO        *hookSpecific   `json:"hookSpecificOutput"`
+	HSO        *HookSpecific   `json:"hookSpecificOutput"`
 }
 
-// hookSpecific is hookSpecificOutput for the tool events. Strings are kept raw so that a hostile
+// HookSpecific is hookSpecificOutput for the tool events. Strings are kept raw so that a hostile
 // value of the wrong type is read as absent rather than failing the whole answer.
-type hookSpecific struct {
+type HookSpecific struct {
 	HookEventName            json.RawMessage `json:"hookEventName"`
 	PermissionDecision       json.RawMessage `json:"permissionDecision"`
 	PermissionDecisionReason json.RawMessage `json:"permissionDecisionReason"`
@@ -99,39 +99,45 @@ type hookSpecific struct {
 	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
 }
 
-// rawString reads a JSON string; anything else (absent, null, another type) is "".
-func rawString(m json.RawMessage) string {
+// RawString reads a JSON string; anything else (absent, null, another type) is "".
+func RawString(m json.RawMessage) string {
 	s, _ := jsonscan.Unquote(m)
 	return s
 }
 
-// present reports whether a raw JSON field was sent with a non-null value.
-func present(m json.RawMessage) bool {
+// Present reports whether a raw JSON field was sent with a non-null value.
+func Present(m json.RawMessage) bool {
 	t := strings.TrimSpace(string(m))
 	return t != "" && t != "null"
 }
 
-// answerView is a hook answer reduced to what the checks need.
-type answerView struct {
-	a        HookAnswer
-	out      *hookOutput // parsed stdout JSON, nil when stdout is unknown or not JSON
+// AnswerView is a hook answer reduced to what the checks need.
+type AnswerView struct {
+	a        HookAnswer // with the tool events named as the checks name them
+	h        Host
+	event    string      // the event as the runtime names it
+	decoded  bool        // Out is the binding's decoding of the answer, which echoes no event name
+	Out      *HookOutput // parsed stdout JSON, nil when stdout is unknown or not JSON
 	badJSON  bool        // stdout begins with "{" but is not valid JSON, or not the hook output schema
 	badWhy   string      // what is wrong with it
-	exit2    bool        // the hook is known to have exited 2 (exit code, or refusal text form)
+	Exit2    bool        // the hook is known to have exited 2 (exit code, or refusal text form)
 	exit0    bool        // the hook is known to have exited 0
-	failed   string      // why the hook failed open, "" when it did not
-	decision string      // permissionDecision, or "block" for legacy decision:block
-	reason   string      // the reason the hook gave for its decision
+	Failed   string      // why the hook failed open, "" when it did not
+	Decision string      // permissionDecision, or "block" for legacy decision:block
+	Reason   string      // the reason the hook gave for its decision
 }
 
-// CheckClaudeHook reads a Claude Code hook answer under the PreToolUse / PostToolUse bindings:
-// it finds the AGC responses the answer carries, checks the answer against the binding rules of
-// docs/runtimes.md, and reports a decision without any AGC response as Unstructured. Other events get
-// only their responses, failures and the event-name check.
-func CheckClaudeHook(a HookAnswer) HookResult {
-	v := view(a)
+// CheckAnswer reads a hook answer shaped as Claude Code's (hookSpecificOutput, exit 2 with
+// stderr) under the PreToolUse / PostToolUse bindings, for the runtime h: it finds the AGC
+// responses the answer carries, checks the answer against the binding rules of docs/runtimes.md, and
+// reports a decision without any AGC response as Unstructured. Other events get only their
+// responses, failures and the event-name check. out is the answer as the binding decoded it
+// from its own shape; nil reads stdout as hookSpecificOutput JSON.
+func CheckAnswer(a HookAnswer, h Host, out *HookOutput) HookResult {
+	v := View(a, h, out)
+	a = v.a
 	var res HookResult
-	if v.failed != "" {
+	if v.Failed != "" {
 		res.Decision = "failed"
 		if got, ok := runtimeEventMismatch(a); ok {
 			what := fmt.Sprintf("hookSpecificOutput.hookEventName %q", got)
@@ -139,27 +145,27 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 				what = "no hookSpecificOutput.hookEventName"
 			}
 			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
-				Message: fmt.Sprintf("%s hook %s answered with %s: Claude Code rejected the answer, so %s went ahead unguarded.",
-					orDefault(a.Event, "The"), hookName(a), what, callPhrase(a))})
+				Message: fmt.Sprintf("%s hook %s answered with %s: %s rejected the answer, so %s went ahead unguarded.",
+					orDefault(v.event, "The"), HookName(a), what, h.Name, CallPhrase(a))})
 			return res
 		}
-		res.Breaches = append(res.Breaches, Breach{Check: CheckHookFailedOpen, Message: failedMessage(a, v.failed)})
+		res.Breaches = append(res.Breaches, Breach{Check: CheckHookFailedOpen, Message: v.failedMessage(v.Failed)})
 		return res
 	}
-	if v.out != nil && v.out.HSO != nil {
-		res.UpdatedInput = v.out.HSO.UpdatedInput
-		if !present(res.UpdatedInput) {
+	if v.Out != nil && v.Out.HSO != nil {
+		res.UpdatedInput = v.Out.HSO.UpdatedInput
+		if !Present(res.UpdatedInput) {
 			res.UpdatedInput = nil
 		}
-		if name := rawString(v.out.HSO.HookEventName); a.Event != "" && name != a.Event {
+		if name := RawString(v.Out.HSO.HookEventName); !v.decoded && a.Event != "" && name != a.Event {
 			res.Decision = "failed"
 			got := fmt.Sprintf("hookSpecificOutput.hookEventName %q, not %q", name, a.Event)
 			if name == "" {
 				got = fmt.Sprintf("no hookSpecificOutput.hookEventName (want %q)", a.Event)
 			}
 			res.Breaches = append(res.Breaches, Breach{Check: CheckEventMismatch, Pointer: "/hookSpecificOutput/hookEventName",
-				Message: fmt.Sprintf("%s hook %s answered with %s: Claude Code rejects the answer, so %s went ahead unguarded.",
-					a.Event, hookName(a), got, callPhrase(a))})
+				Message: fmt.Sprintf("%s hook %s answered with %s: %s rejects the answer, so %s went ahead unguarded.",
+					v.event, HookName(a), got, h.Name, CallPhrase(a))})
 			rs, bs := v.responses()
 			res.Responses, res.Breaches = rs, append(res.Breaches, bs...)
 			return res
@@ -171,7 +177,7 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 	for _, r := range rs {
 		if r.Gate.Kind == Judgment {
 			res.Breaches = append(res.Breaches, Breach{Check: CheckRuntimeWrongKind, Pointer: "/gate/kind",
-				Message: fmt.Sprintf("gate %q answered the %s hook with gate.kind %q; a hook's response comes from a runtime gate.", r.Gate.ID, a.Event, r.Gate.Kind)})
+				Message: fmt.Sprintf("gate %q answered the %s hook with gate.kind %q; a hook's response comes from a runtime gate.", r.Gate.ID, v.event, r.Gate.Kind)})
 		}
 		switch a.Event {
 		case "PreToolUse":
@@ -186,13 +192,14 @@ func CheckClaudeHook(a HookAnswer) HookResult {
 	if a.Event == "PreToolUse" || a.Event == "PostToolUse" {
 		res.Breaches = append(res.Breaches, v.checkHeavier(rs)...)
 	}
-	if len(rs) == 0 && !hasCheck(bs, CheckInvalidJSON) {
+	if len(rs) == 0 && !HasCheck(bs, CheckInvalidJSON) {
 		res.Unstructured = v.unstructured()
 	}
 	return res
 }
 
-func hasCheck(bs []Breach, id string) bool {
+// HasCheck reports whether bs holds a breach of check id.
+func HasCheck(bs []Breach, id string) bool {
 	for _, b := range bs {
 		if b.Check == id {
 			return true
@@ -201,55 +208,77 @@ func hasCheck(bs []Breach, id string) bool {
 	return false
 }
 
-// view parses the answer's stdout and settles what is known of its exit.
-func view(a HookAnswer) answerView {
-	v := answerView{a: a}
-	if a.HasStdout {
+// Host names the runtime a hook answer is checked for: its name, as messages spell it, and its
+// own names of the events the checks call PreToolUse and PostToolUse ("" when it uses these).
+type Host struct{ Name, Pre, Post string }
+
+// toolEvent is the event the checks read for the runtime's event e.
+func (h Host) toolEvent(e string) string {
+	switch {
+	case e == "":
+	case e == h.Pre:
+		return "PreToolUse"
+	case e == h.Post:
+		return "PostToolUse"
+	}
+	return e
+}
+
+// View reads the answer for h: out when the binding decoded the answer itself (nil: stdout is
+// parsed as a hookSpecificOutput answer), and what is known of the hook's exit. The view's
+// answer names the tool events as the checks do; messages name them as the runtime does.
+func View(a HookAnswer, h Host, out *HookOutput) AnswerView {
+	v := AnswerView{a: a, h: h, event: a.Event}
+	v.a.Event = h.toolEvent(a.Event)
+	a = v.a
+	if out != nil {
+		v.Out, v.decoded = out, true
+	} else if a.HasStdout {
 		t := strings.TrimSpace(a.Stdout)
 		if strings.HasPrefix(t, "{") {
-			var o hookOutput
+			var o HookOutput
 			if fast, ok := fastHookOutput([]byte(t)); ok {
-				v.out = fast
+				v.Out = fast
 			} else if err := json.Unmarshal([]byte(t), &o); err != nil {
 				v.badJSON = true
 				v.badWhy = "answered with stdout that begins with \"{\" but is not valid JSON"
 				var any map[string]json.RawMessage
 				if json.Unmarshal([]byte(t), &any) == nil {
-					v.badWhy = fmt.Sprintf("answered with JSON that Claude Code's hook schema rejects (%v)", err)
+					v.badWhy = fmt.Sprintf("answered with JSON that %s's hook schema rejects (%v)", h.Name, err)
 				}
 			} else {
-				v.out = &o
+				v.Out = &o
 			}
 		}
 	}
 	if a.HasExit {
 		v.exit0 = a.ExitCode == 0
-		v.exit2 = a.ExitCode == 2
+		v.Exit2 = a.ExitCode == 2
 	} else if a.Refused && refusalByExit2(a) {
-		v.exit2 = true
+		v.Exit2 = true
 	}
 	switch {
 	case a.Failed != "":
-		v.failed = a.Failed
+		v.Failed = a.Failed
 	case a.HasExit && a.ExitCode != 0 && a.ExitCode != 2:
-		v.failed = "crashed"
+		v.Failed = "crashed"
 	case v.badJSON && v.exit0:
-		v.failed = v.badWhy
+		v.Failed = v.badWhy
 	}
-	if v.out != nil {
-		if v.out.HSO != nil {
-			v.decision = rawString(v.out.HSO.PermissionDecision)
-			v.reason = rawString(v.out.HSO.PermissionDecisionReason)
+	if v.Out != nil {
+		if v.Out.HSO != nil {
+			v.Decision = RawString(v.Out.HSO.PermissionDecision)
+			v.Reason = RawString(v.Out.HSO.PermissionDecisionReason)
 		}
-		switch d := rawString(v.out.Decision); {
-		case d == "block" && v.decision != "deny":
-			v.decision = "block"
-			v.reason = rawString(v.out.Reason)
-		case d == "approve" && v.decision == "":
-			v.decision = "allow"
+		switch d := RawString(v.Out.Decision); {
+		case d == "block" && v.Decision != "deny":
+			v.Decision = "block"
+			v.Reason = RawString(v.Out.Reason)
+		case d == "approve" && v.Decision == "":
+			v.Decision = "allow"
 		}
-		if v.reason == "" {
-			v.reason = rawString(v.out.Reason)
+		if v.Reason == "" {
+			v.Reason = RawString(v.Out.Reason)
 		}
 	}
 	return v
@@ -311,10 +340,10 @@ func refusalStderr(a HookAnswer) string {
 }
 
 // contexts are the additionalContext strings of the answer.
-func (v answerView) contexts() []string {
-	if v.out != nil {
-		if v.out.HSO != nil {
-			if s := rawString(v.out.HSO.AdditionalContext); s != "" {
+func (v AnswerView) contexts() []string {
+	if v.Out != nil {
+		if v.Out.HSO != nil {
+			if s := RawString(v.Out.HSO.AdditionalContext); s != "" {
 				return []string{s}
 			}
 		}
@@ -328,7 +357,7 @@ func (v answerView) contexts() []string {
 
 // responses finds the AGC responses of the answer: in additionalContext first; failing that in
 // stderr of an exit-2 block, the refusal or block text, the decision reason, or plain-text stdout.
-func (v answerView) responses() ([]*Response, []Breach) {
+func (v AnswerView) responses() ([]*Response, []Breach) {
 	var rs []*Response
 	var bs []Breach
 	for _, c := range v.contexts() {
@@ -339,7 +368,7 @@ func (v answerView) responses() ([]*Response, []Breach) {
 		return rs, bs
 	}
 	var more []string
-	if v.exit2 && v.a.HasStderr {
+	if v.Exit2 && v.a.HasStderr {
 		more = append(more, v.a.Stderr)
 	}
 	if v.a.Refused {
@@ -348,8 +377,8 @@ func (v answerView) responses() ([]*Response, []Breach) {
 	if v.a.Blocked {
 		more = append(more, v.a.BlockReason)
 	}
-	more = append(more, v.reason)
-	if v.a.HasStdout && !v.badJSON && (v.out == nil || looksAGC(strings.TrimSpace(v.a.Stdout), true)) {
+	more = append(more, v.Reason)
+	if v.a.HasStdout && !v.badJSON && (v.Out == nil || looksAGC(strings.TrimSpace(v.a.Stdout), true)) {
 		more = append(more, v.a.Stdout) // plain text, or an AGC response printed bare instead of as hook JSON
 	}
 	for _, s := range more {
@@ -455,15 +484,15 @@ func looksAGC(s string, valid bool) bool {
 }
 
 // effect is what the runtime did with the answer.
-func (v answerView) effect() string {
+func (v AnswerView) effect() string {
 	switch {
-	case v.blocked():
+	case v.Blocked():
 		return "block"
 	case v.repairedByAnswer():
 		return "repaired"
-	case v.decision == "ask" || v.decision == "defer":
-		return v.decision
-	case v.decision == "allow":
+	case v.Decision == "ask" || v.Decision == "defer":
+		return v.Decision
+	case v.Decision == "allow":
 		return "allow"
 	case len(v.contexts()) > 0:
 		return "context"
@@ -471,75 +500,75 @@ func (v answerView) effect() string {
 	return ""
 }
 
-// blocked reports whether the evidence shows the hook blocking (exit 2, deny, legacy block,
+// Blocked reports whether the evidence shows the hook blocking (exit 2, deny, legacy block,
 // continue:false, a recorded refusal or blocking error).
-func (v answerView) blocked() bool {
-	if v.exit2 || v.a.Refused || v.a.Blocked || v.decision == "deny" || v.decision == "block" {
+func (v AnswerView) Blocked() bool {
+	if v.Exit2 || v.a.Refused || v.a.Blocked || v.Decision == "deny" || v.Decision == "block" {
 		return true
 	}
-	return v.out != nil && v.out.Continue != nil && !*v.out.Continue
+	return v.Out != nil && v.Out.Continue != nil && !*v.Out.Continue
 }
 
 // repairedByAnswer reports whether the answer rewrote the call (updatedInput) or its output
 // (updatedToolOutput, or updatedMCPToolOutput for an MCP tool).
-func (v answerView) repairedByAnswer() bool {
-	if v.out == nil || v.out.HSO == nil {
+func (v AnswerView) repairedByAnswer() bool {
+	if v.Out == nil || v.Out.HSO == nil {
 		return false
 	}
 	if v.a.Event == "PostToolUse" {
 		return v.updatesOutput()
 	}
-	return present(v.out.HSO.UpdatedInput)
+	return Present(v.Out.HSO.UpdatedInput)
 }
 
-func (v answerView) updatesOutput() bool {
-	h := v.out.HSO
-	return present(h.UpdatedToolOutput) || strings.HasPrefix(v.a.Tool, "mcp__") && present(h.UpdatedMCPToolOutput)
+func (v AnswerView) updatesOutput() bool {
+	h := v.Out.HSO
+	return Present(h.UpdatedToolOutput) || strings.HasPrefix(v.a.Tool, "mcp__") && Present(h.UpdatedMCPToolOutput)
 }
 
 // checkPre checks one response against the PreToolUse binding.
-func (v answerView) checkPre(r *Response) []Breach {
+func (v AnswerView) checkPre(r *Response) []Breach {
 	a := v.a
 	var bs []Breach
 	switch r.Verdict {
 	case Repaired:
-		if v.exit2 {
+		if v.Exit2 {
 			how := "exited 2"
 			if !a.HasExit {
 				how = "was refused with exit 2's \"[command]: stderr\" text"
 			}
 			bs = append(bs, Breach{Check: CheckRepairByExit2, Pointer: "/verdict",
-				Message: fmt.Sprintf("gate %q answered repaired but the hook %s, so Claude Code blocked %s and dropped any updatedInput.", r.Gate.ID, how, callPhrase(a))})
+				Message: fmt.Sprintf("gate %q answered repaired but the hook %s, so %s blocked %s and dropped any updatedInput.", r.Gate.ID, how, v.h.Name, CallPhrase(a))})
 			break
 		}
-		if v.out == nil {
+		if v.Out == nil {
 			break // stdout unknown or not JSON: nothing known of updatedInput
 		}
-		if v.decision == "allow" {
+		if v.Decision == "allow" {
 			bs = append(bs, Breach{Check: CheckRepairWithAllow, Pointer: "/hookSpecificOutput/permissionDecision",
-				Message: fmt.Sprintf("gate %q repaired %s and also sent permissionDecision \"allow\", which skips the person's permission settings for the rewritten call.", r.Gate.ID, callPhrase(a))})
+				Message: fmt.Sprintf("gate %q repaired %s and also sent permissionDecision \"allow\", which skips the person's permission settings for the rewritten call.", r.Gate.ID, CallPhrase(a))})
 		}
-		if v.out.HSO == nil || !present(v.out.HSO.UpdatedInput) {
+		if v.Out.HSO == nil || !Present(v.Out.HSO.UpdatedInput) {
 			bs = append(bs, Breach{Check: CheckRepairNoInput, Pointer: "/hookSpecificOutput/updatedInput",
-				Message: fmt.Sprintf("gate %q answered repaired but sent no hookSpecificOutput.updatedInput, so %s ran unchanged.", r.Gate.ID, callPhrase(a))})
+				Message: fmt.Sprintf("gate %q answered repaired but sent no hookSpecificOutput.updatedInput, so %s ran unchanged.", r.Gate.ID, CallPhrase(a))})
 		}
 	case Block:
-		if v.exit0 && a.HasStdout && !v.blocked() {
+		if v.exit0 && a.HasStdout && !v.Blocked() {
 			how := "exited 0 without permissionDecision \"deny\""
-			if v.decision != "" {
-				how = fmt.Sprintf("exited 0 with permissionDecision %q", v.decision)
+			if v.Decision != "" {
+				how = fmt.Sprintf("exited 0 with permissionDecision %q", v.Decision)
 			}
 			bs = append(bs, Breach{Check: CheckBlockLetsThrough, Pointer: "/hookSpecificOutput/permissionDecision",
-				Message: fmt.Sprintf("gate %q answered block but the hook %s, so %s was not blocked.", r.Gate.ID, how, callPhrase(a))})
+				Message: fmt.Sprintf("gate %q answered block but the hook %s, so %s was not blocked.", r.Gate.ID, how, CallPhrase(a))})
 		}
 	}
 	return bs
 }
 
 // checkPost checks one response against the PostToolUse binding.
-func (v answerView) checkPost(r *Response) []Breach {
+func (v AnswerView) checkPost(r *Response) []Breach {
 	a := v.a
-	if v.out == nil {
+	if v.Out == nil {
 		if !a.HasStdout || !v.exit0 {
 			return nil // stdout unknown, or an exit-2 answer: the decision fields cannot be judged
 		}
@@ -547,21 +576,21 @@ func (v answerView) checkPost(r *Response) []Breach {
 	var bs []Breach
 	switch r.Verdict {
 	case Repaired:
-		if v.out == nil || v.out.HSO == nil || !v.updatesOutput() {
+		if v.Out == nil || v.Out.HSO == nil || !v.updatesOutput() {
 			bs = append(bs, Breach{Check: CheckRepairNoOutput, Pointer: "/hookSpecificOutput/updatedToolOutput",
-				Message: fmt.Sprintf("gate %q answered repaired after %s but sent no hookSpecificOutput.updatedToolOutput, so the model saw the original output.", r.Gate.ID, callPhrase(a))})
+				Message: fmt.Sprintf("gate %q answered repaired after %s but sent no hookSpecificOutput.updatedToolOutput, so the model saw the original output.", r.Gate.ID, CallPhrase(a))})
 		}
 	case Block:
 		if !v.exit0 {
 			break
 		}
-		if v.out == nil || rawString(v.out.Decision) != "block" || strings.TrimSpace(rawString(v.out.Reason)) == "" {
+		if v.Out == nil || RawString(v.Out.Decision) != "block" || strings.TrimSpace(RawString(v.Out.Reason)) == "" {
 			what := "no top-level decision \"block\""
-			if v.out != nil && rawString(v.out.Decision) == "block" {
+			if v.Out != nil && RawString(v.Out.Decision) == "block" {
 				what = "decision \"block\" with an empty reason"
 			}
 			bs = append(bs, Breach{Check: CheckPostBlockNoDecision, Pointer: "/decision",
-				Message: fmt.Sprintf("gate %q answered block after %s but the hook sent %s, so the model was not told.", r.Gate.ID, callPhrase(a), what)})
+				Message: fmt.Sprintf("gate %q answered block after %s but the hook sent %s, so the model was not told.", r.Gate.ID, CallPhrase(a), what)})
 		}
 	}
 	return bs
@@ -569,7 +598,7 @@ func (v answerView) checkPost(r *Response) []Breach {
 
 // checkHeavier reports an answer that blocked or rewrote while the heaviest verdict of its
 // responses says less. A repaired verdict that was blocked by exit 2 has its own check.
-func (v answerView) checkHeavier(rs []*Response) []Breach {
+func (v AnswerView) checkHeavier(rs []*Response) []Breach {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -585,8 +614,8 @@ func (v answerView) checkHeavier(rs []*Response) []Breach {
 	a := v.a
 	var did string
 	switch {
-	case v.blocked() && top.Verdict != Block:
-		if top.Verdict == Repaired && v.exit2 && a.Event == "PreToolUse" {
+	case v.Blocked() && top.Verdict != Block:
+		if top.Verdict == Repaired && v.Exit2 && a.Event == "PreToolUse" {
 			return nil // agc/repair-by-exit-2
 		}
 		did = "blocked"
@@ -602,21 +631,21 @@ func (v answerView) checkHeavier(rs []*Response) []Breach {
 		return nil
 	}
 	return []Breach{{Check: CheckAnswerHeavier, Pointer: "/verdict",
-		Message: fmt.Sprintf("Hook %s %s %s, but gate %q answered %s.", hookName(a), did, callPhrase(a), top.Gate.ID, top.Verdict)}}
+		Message: fmt.Sprintf("Hook %s %s %s, but gate %q answered %s.", HookName(a), did, CallPhrase(a), top.Gate.ID, top.Verdict)}}
 }
 
 // checkPostAGC reports a PostToolUse answer that blocked or replaced output with no AGC JSON in
 // additionalContext. Judged only when every additionalContext of the hook is known: from its whole
 // stdout, or from records the reader marked complete.
-func (v answerView) checkPostAGC(rs []*Response) []Breach {
+func (v AnswerView) checkPostAGC(rs []*Response) []Breach {
 	a := v.a
 	acted := ""
 	switch {
-	case v.out != nil && rawString(v.out.Decision) == "block":
+	case v.Out != nil && RawString(v.Out.Decision) == "block":
 		acted = "blocked with decision \"block\""
-	case v.exit2 && a.HasExit:
+	case v.Exit2 && a.HasExit:
 		acted = "blocked with exit 2"
-	case v.out != nil && v.out.HSO != nil && v.updatesOutput():
+	case v.Out != nil && v.Out.HSO != nil && v.updatesOutput():
 		acted = "replaced the tool output"
 	case a.Blocked:
 		acted = "blocked"
@@ -639,25 +668,25 @@ func (v answerView) checkPostAGC(rs []*Response) []Breach {
 		}
 	}
 	return []Breach{{Check: CheckPostNoAGC, Pointer: "/hookSpecificOutput/additionalContext",
-		Message: fmt.Sprintf("PostToolUse hook %s %s after %s but sent %s, so nobody can tell which gate and rule acted.", hookName(a), acted, callPhrase(a), what)}}
+		Message: fmt.Sprintf("%s hook %s %s after %s but sent %s, so nobody can tell which gate and rule acted.", v.event, HookName(a), acted, CallPhrase(a), what)}}
 }
 
 // unstructured reports a decision the hook made without any AGC response: a block, a rewrite, or
 // an ask. Bare additionalContext and plain allows are not reported.
-func (v answerView) unstructured() *Unstructured {
+func (v AnswerView) unstructured() *Unstructured {
 	a := v.a
 	switch {
-	case v.blocked():
-		msg := v.reason
+	case v.Blocked():
+		msg := v.Reason
 		switch {
-		case v.exit2 && a.HasStderr && strings.TrimSpace(a.Stderr) != "":
+		case v.Exit2 && a.HasStderr && strings.TrimSpace(a.Stderr) != "":
 			msg = a.Stderr
 		case a.Refused && a.RefusalText != "":
 			msg = refusalStderr(a)
 		case a.Blocked && a.BlockReason != "":
 			msg = a.BlockReason
-		case msg == "" && v.out != nil:
-			msg = rawString(v.out.StopReason)
+		case msg == "" && v.Out != nil:
+			msg = RawString(v.Out.StopReason)
 		}
 		if strings.TrimSpace(msg) == "" {
 			msg = "no reason given"
@@ -666,30 +695,31 @@ func (v answerView) unstructured() *Unstructured {
 		if a.Event == "PostToolUse" {
 			what = "blocked after"
 		}
-		return &Unstructured{Verdict: Block, Message: fmt.Sprintf("Hook %s %s %s: %s", hookName(a), what, callPhrase(a), clip(a.Redact, msg))}
+		return &Unstructured{Verdict: Block, Message: fmt.Sprintf("Hook %s %s %s: %s", HookName(a), what, CallPhrase(a), clip(a.Redact, msg))}
 	case v.repairedByAnswer():
 		what := "rewrote the input of"
 		if a.Event == "PostToolUse" {
 			what = "replaced the output of"
 		}
-		return &Unstructured{Verdict: Repaired, Message: fmt.Sprintf("Hook %s %s %s without an AGC response.", hookName(a), what, callPhrase(a))}
-	case v.decision == "ask":
+		return &Unstructured{Verdict: Repaired, Message: fmt.Sprintf("Hook %s %s %s without an AGC response.", HookName(a), what, CallPhrase(a))}
+	case v.Decision == "ask":
 		msg := "no reason given"
-		if v.reason != "" {
-			msg = clip(a.Redact, v.reason)
+		if v.Reason != "" {
+			msg = clip(a.Redact, v.Reason)
 		}
-		return &Unstructured{Verdict: Steer, Message: fmt.Sprintf("Hook %s asked the person to approve %s: %s", hookName(a), callPhrase(a), msg)}
+		return &Unstructured{Verdict: Steer, Message: fmt.Sprintf("Hook %s asked the person to approve %s: %s", HookName(a), CallPhrase(a), msg)}
 	}
 	return nil
 }
 
 // failedMessage says which hook failed open, how, and which call went unguarded.
-func failedMessage(a HookAnswer, how string) string {
+func (v AnswerView) failedMessage(how string) string {
+	a := v.a
 	switch how {
 	case "crashed":
 		how = "crashed"
 		if strings.Contains(a.Stderr, "Hook JSON output validation failed") {
-			how = "answered with JSON that Claude Code's hook schema rejected"
+			how = "answered with JSON that " + v.h.Name + "'s hook schema rejected"
 		} else if a.HasExit {
 			how = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
 		}
@@ -704,7 +734,7 @@ func failedMessage(a HookAnswer, how string) string {
 	if a.Event == "PostToolUse" {
 		after = "reached the model unchecked"
 	}
-	msg := fmt.Sprintf("%s hook %s %s, so %s %s.", orDefault(a.Event, "The"), hookName(a), how, callPhrase(a), after)
+	msg := fmt.Sprintf("%s hook %s %s, so %s %s.", orDefault(v.event, "The"), HookName(a), how, CallPhrase(a), after)
 	if a.HasStderr {
 		if s := strings.TrimSpace(strings.TrimPrefix(a.Stderr, "Failed with non-blocking status code: ")); s != "" {
 			msg += " stderr: " + clipLine(a.Redact, s)
@@ -713,25 +743,25 @@ func failedMessage(a HookAnswer, how string) string {
 	return msg
 }
 
-// hookName names the hook in messages.
-func hookName(a HookAnswer) string {
+// HookName names the hook in messages.
+func HookName(a HookAnswer) string {
 	if a.Hook == "" {
 		return "(command unknown)"
 	}
 	return fmt.Sprintf("%q", clip(a.Redact, a.Hook))
 }
 
-// callPhrase names the tool call in messages: `the Bash call "git push"`, "the Edit of src/a.go".
+// CallPhrase names the tool call in messages: `the Bash call "git push"`, "the Edit of src/a.go".
 // Plain text: GitHub shows message.text as written, so a command is quoted, never in backticks.
-func callPhrase(a HookAnswer) string {
+func CallPhrase(a HookAnswer) string {
 	tool := orDefault(a.Tool, "tool")
 	var in map[string]json.RawMessage
 	if len(a.ToolInput) > 0 && json.Unmarshal(a.ToolInput, &in) == nil {
-		if c := rawString(in["command"]); c != "" {
+		if c := RawString(in["command"]); c != "" {
 			return fmt.Sprintf("the %s call \"%s\"", tool, clipLine(a.Redact, c))
 		}
 		for _, k := range []string{"file_path", "notebook_path", "path"} {
-			if p := rawString(in[k]); p != "" {
+			if p := RawString(in[k]); p != "" {
 				return fmt.Sprintf("the %s call on %s", tool, clip(a.Redact, p))
 			}
 		}

@@ -32,6 +32,9 @@ func hookJSON(top map[string]any, hso map[string]any) string {
 
 var bashInput = json.RawMessage(`{"command":"git push --force"}`)
 
+// CheckClaudeHook is CheckAnswer for Claude Code, whose answers are read from stdout.
+func CheckClaudeHook(a HookAnswer) HookResult { return CheckAnswer(a, Host{Name: "Claude Code"}, nil) }
+
 func pre(exit int, stdout string) HookAnswer {
 	return HookAnswer{Event: "PreToolUse", Tool: "Bash", Hook: "/h/guard.sh", HasExit: true, ExitCode: exit,
 		HasStdout: true, Stdout: stdout, HasStderr: true, ToolInput: bashInput}

@@ -8,7 +8,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// The fast path for a Claude Code hook's JSON answer (hookOutput): read in one pass with the
+// The fast path for a Claude Code hook's JSON answer (HookOutput): read in one pass with the
 // fast reader of the AGC responses (fastdecode.go), giving up — then encoding/json decodes it, as
 // before — on anything encoding/json might read otherwise: a null, a duplicate member, a name with
 // escapes, non-ASCII bytes or that matches a known one ignoring case, invalid UTF-8, text after the
@@ -22,13 +22,13 @@ var (
 )
 
 // fastHookOutput reads data as a hook's JSON answer when it is plainly one; false when not sure.
-func fastHookOutput(data []byte) (*hookOutput, bool) {
+func fastHookOutput(data []byte) (*HookOutput, bool) {
 	if !utf8.Valid(data) {
 		return nil, false
 	}
 	d := &fastReader{jsonscan.NewReader(data)}
 	d.Space()
-	o := &hookOutput{}
+	o := &HookOutput{}
 	d.object(hookOutputNames, func(k int) { d.hookOutputMember(o, k) })
 	d.Space()
 	if !d.OK() || d.Offset() != len(data) {
@@ -38,7 +38,7 @@ func fastHookOutput(data []byte) (*hookOutput, bool) {
 }
 
 // hookOutputMember reads the value of the answer's member hookOutputNames[k].
-func (d *fastReader) hookOutputMember(o *hookOutput, k int) {
+func (d *fastReader) hookOutputMember(o *HookOutput, k int) {
 	switch k {
 	case 0:
 		b := d.Bool()
@@ -54,13 +54,13 @@ func (d *fastReader) hookOutputMember(o *hookOutput, k int) {
 			d.Fail()
 			return
 		}
-		o.HSO = &hookSpecific{}
+		o.HSO = &HookSpecific{}
 		d.object(hookSpecificNames, func(k int) { *o.HSO.member(k) = d.raw() })
 	}
 }
 
 // member is the field of hookSpecificNames[k].
-func (h *hookSpecific) member(k int) *json.RawMessage {
+func (h *HookSpecific) member(k int) *json.RawMessage {
 	return [...]*json.RawMessage{&h.HookEventName, &h.PermissionDecision, &h.PermissionDecisionReason,
 		&h.UpdatedInput, &h.AdditionalContext, &h.UpdatedToolOutput, &h.UpdatedMCPToolOutput}[k]
 }

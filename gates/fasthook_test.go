@@ -14,7 +14,7 @@ func checkFastHookOutput(t *testing.T, data []byte) bool {
 	if !ok {
 		return false
 	}
-	var slow hookOutput
+	var slow HookOutput
 	if err := json.Unmarshal(data, &slow); err != nil {
 		t.Fatalf("fast path read %q, encoding/json rejects it: %v", data, err)
 	}
@@ -22,7 +22,7 @@ func checkFastHookOutput(t *testing.T, data []byte) bool {
 		t.Fatalf("%q: fast path read %+v, encoding/json %+v", data, *fast, slow)
 	}
 	if fast.HSO != nil {
-		ctx := rawString(fast.HSO.AdditionalContext)
+		ctx := RawString(fast.HSO.AdditionalContext)
 		var want string
 		if json.Unmarshal(fast.HSO.AdditionalContext, &want) != nil {
 			want = ""

@@ -3,6 +3,7 @@ package inputs
 import (
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 )
@@ -205,7 +206,7 @@ func (s *hookState) emit(g *hookGroup) {
 	for _, p := range g.answers() {
 		ev := hookEvent{Answer: p.a, Source: s.src(p.line), Time: p.time}
 		ev.Answer.Event, ev.Answer.Tool = g.event, g.tool
-		ev.Call = findings.Call{Runtime: gates.RuntimeClaudeCode, Event: g.event, Tool: g.tool, ToolUseID: g.key.id,
+		ev.Call = findings.Call{Runtime: agent.ClaudeCode, Event: g.event, Tool: g.tool, ToolUseID: g.key.id,
 			SessionID: g.session, Hook: p.a.Hook, Cwd: g.cwd}
 		if c := s.calls.get(g.key.id); c != nil {
 			ev.Call.Command, ev.Call.FilePath, ev.Call.Input = c.Command, c.FilePath, c.Input

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 )
 
 // CodexRollout is the format of an OpenAI Codex CLI session rollout.
@@ -153,7 +155,7 @@ func (s *codexRollout) call(id, name, args, at string, src findings.Source) {
 			break
 		}
 	}
-	s.calls[id] = &codexCall{id: id, tool: gates.CodexHookTool(name), command: cmd, time: at, src: src}
+	s.calls[id] = &codexCall{id: id, tool: codex.HookTool(name), command: cmd, time: at, src: src}
 	s.last = id
 }
 
@@ -183,7 +185,7 @@ func (s *codexRollout) output(id string, raw json.RawMessage, src findings.Sourc
 	delete(s.calls, id)
 	blocked := strings.HasPrefix(text, codexBlockPrefix)
 	if c == nil {
-		c = &codexCall{id: id, tool: gates.CodexHookTool("")}
+		c = &codexCall{id: id, tool: codex.HookTool("")}
 	}
 	if !blocked && len(c.contexts) == 0 {
 		s.set.Skip(skipCodexOutput)
@@ -215,7 +217,7 @@ func (s *codexRollout) emit(c *codexCall, reason string, blocked, count bool) {
 	ev := hookEvent{
 		Answer: gates.HookAnswer{Event: "PreToolUse", Tool: c.tool, AdditionalContext: c.contexts, ContextComplete: true,
 			Refused: blocked, RefusalText: reason},
-		Call: findings.Call{Runtime: gates.RuntimeCodex, Event: "PreToolUse", Tool: c.tool, ToolUseID: c.id,
+		Call: findings.Call{Runtime: agent.Codex, Event: "PreToolUse", Tool: c.tool, ToolUseID: c.id,
 			SessionID: s.session, Cwd: s.cwd, Command: c.command},
 		Source: c.src,
 		Time:   c.time,

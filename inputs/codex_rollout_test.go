@@ -9,14 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // codexRuleIDs maps each call's command to the sorted rule ids of its findings.
 func codexRuleIDs(t *testing.T, set *findings.Set) map[string][]string {
 	t.Helper()
-	return runtimeRuleIDs(t, set, gates.RuntimeCodex, true)
+	return runtimeRuleIDs(t, set, agent.Codex, true)
 }
 
 // runtimeRuleIDs maps each call's command to the sorted rule ids of its findings, checking that

@@ -10,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // CopilotEvents is the format of GitHub Copilot CLI's typed events: the session's
@@ -224,7 +226,7 @@ func (s *copilotEvents) start(d copilotData) {
 	c := &copilotCall{tool: d.ToolName, args: d.Arguments}
 	// args cut by the reader's window are over maxCallInput: no place, for them or later calls of
 	// the tool; the session is "" for the whole file, since it may be named only at the end
-	c.slot = s.keys.place(findings.Call{Runtime: gates.RuntimeCopilot, Event: copilotPreTool, Tool: d.ToolName, Input: d.Arguments}, "")
+	c.slot = s.keys.place(findings.Call{Runtime: agent.Copilot, Event: copilotPreTool, Tool: d.ToolName, Input: d.Arguments}, "")
 	s.calls[d.ToolCallID] = c
 }
 
@@ -372,11 +374,11 @@ func copilotAnswer(text string, errored bool, errMsg string) (a gates.HookAnswer
 // calls once the session is known; count says the record is counted here.
 func (s *copilotEvents) emit(id string, c *copilotCall, a gates.HookAnswer, at string, src findings.Source, noUnstruct, count bool) {
 	a.Tool = c.tool
-	call := findings.Call{Runtime: gates.RuntimeCopilot, Event: a.Event, Tool: c.tool, ToolUseID: id, Cwd: s.cwd}
+	call := findings.Call{Runtime: agent.Copilot, Event: a.Event, Tool: c.tool, ToolUseID: id, Cwd: s.cwd}
 	if len(c.args) <= maxCallInput {
 		call.Input = c.args
 	} else {
-		tc := gates.BindingFor(gates.RuntimeCopilot).ToolCall(c.tool, c.args)
+		tc := runtimes.For(agent.Copilot).ToolCall(c.tool, c.args)
 		call.Command, call.FilePath = tc.Command, tc.FilePath
 	}
 	p := copilotPending{ev: hookEvent{Answer: a, Call: call, Source: src, Time: at}, slot: c.slot, noUnstruct: noUnstruct, count: count}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // TestCopilotReplay reads the records of the real Copilot CLI (testdata/copilot, made by
@@ -65,7 +65,7 @@ func TestCopilotReplay(t *testing.T) {
 			if format != wantFormat {
 				t.Errorf("%s/%s detected as %q, want %q", c.dir, name, format, wantFormat)
 			}
-			if got := runtimeRuleIDs(t, set, gates.RuntimeCopilot, true); !reflect.DeepEqual(got, want) {
+			if got := runtimeRuleIDs(t, set, agent.Copilot, true); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s/%s alone:\n got %v\nwant %v", c.dir, name, got, want)
 			}
 		}
@@ -78,7 +78,7 @@ func TestCopilotReplay(t *testing.T) {
 			if len(order) == 2 {
 				want = c.replayed
 			}
-			if got := runtimeRuleIDs(t, all, gates.RuntimeCopilot, true); !reflect.DeepEqual(got, want) {
+			if got := runtimeRuleIDs(t, all, agent.Copilot, true); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: %v together:\n got %v\nwant %v", c.dir, order, got, want)
 			}
 		}
@@ -155,7 +155,7 @@ func TestCopilotEventsReader(t *testing.T) {
 			var rules []string
 			for _, f := range set.Findings {
 				rules = append(rules, f.RuleID)
-				if f.Call.Command != tt.command || f.Call.Runtime != gates.RuntimeCopilot || (f.EventKey != "") != tt.keyed {
+				if f.Call.Command != tt.command || f.Call.Runtime != agent.Copilot || (f.EventKey != "") != tt.keyed {
 					t.Errorf("call %+v key %q, want command %q keyed %v", f.Call, f.EventKey, tt.command, tt.keyed)
 				}
 			}

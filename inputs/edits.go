@@ -6,6 +6,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // The session's edits: with Options.Edits, every reader hands over the edit calls (Edit,
@@ -59,7 +60,7 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 // newEditScan finds the edit calls of a file for emit.
 func newEditScan(emit func(EditCall)) *editScan {
 	es := &editScan{emit: emit, tools: map[string]bool{}}
-	for _, b := range gates.Bindings() {
+	for _, b := range runtimes.Bindings() {
 		for _, t := range b.EditTools() {
 			es.tools[t] = true
 			es.quoted = append(es.quoted, []byte(`"`+t+`"`))
@@ -151,7 +152,7 @@ func hookInputCall(runtime string, raw []byte) (gates.HookCall, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return gates.HookCall{}, false
 	}
-	if c, ok := gates.BindingFor(runtime).HookInput(raw); ok {
+	if c, ok := runtimes.For(runtime).HookInput(raw); ok {
 		return c, true
 	}
 	m := jsonscan.Lookup(raw, "session_id", "cwd", "tool_name", "tool_input")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 )
@@ -93,7 +94,7 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string) bo
 			break
 		}
 	}
-	c := findings.Call{Runtime: gates.RuntimeGemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
+	c := findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
 	g.calls[id] = &geminiCall{tool: tool, key: g.keys.next(c, ""), time: at, input: keepInput(input)}
 	return true
 }
@@ -108,7 +109,7 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 	}
 	ev := hookEvent{
 		Answer: gates.HookAnswer{Event: "BeforeTool", Tool: c.tool, Refused: true, RefusalText: reason},
-		Call: findings.Call{Runtime: gates.RuntimeGemini, Event: "BeforeTool", Tool: c.tool, ToolUseID: id,
+		Call: findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: c.tool, ToolUseID: id,
 			SessionID: g.session, Cwd: g.cwd, Input: c.input},
 		Source: src,
 		Time:   c.time,

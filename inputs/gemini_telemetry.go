@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // GeminiTelemetry is the format of Gemini CLI's local telemetry log (telemetry.outfile).
@@ -108,7 +110,7 @@ func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red
 			return hookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
 		}
 	}
-	hi := readHookInput([]byte(at.HookInput), gates.BindingFor(gates.RuntimeGemini))
+	hi := readHookInput([]byte(at.HookInput), runtimes.For(agent.Gemini))
 	hook := at.HookName
 	if red != nil {
 		hook = red(hook)
@@ -126,8 +128,8 @@ func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red
 	}
 	return hookEvent{
 		Answer: a,
-		Call: findings.Call{Runtime: gates.RuntimeGemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
-			SessionID: hi.session, Hook: hook, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
+		Call: findings.Call{Runtime: agent.Gemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
+			SessionID: hi.session, Hook: hook, HookIsName: true, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
 		Source: src,
 		Time:   strings.TrimSpace(at.Timestamp),
 	}, nil

@@ -2,14 +2,15 @@ package inputs
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // geminiReplayFull is what the hook runs of testdata/gemini/{run,ask} show: every answer.
@@ -64,12 +65,12 @@ func TestGeminiReplay(t *testing.T) {
 			}
 			set.Merge(s)
 		}
-		if got := runtimeRuleIDs(t, set, gates.RuntimeGemini, true); !reflect.DeepEqual(got, c.want) {
+		if got := runtimeRuleIDs(t, set, agent.Gemini, true); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s alone:\n got %v\nwant %v", c.file, got, c.want)
 		}
 		all.Merge(set)
 	}
-	if got := runtimeRuleIDs(t, all, gates.RuntimeGemini, true); !reflect.DeepEqual(got, geminiReplayFull) {
+	if got := runtimeRuleIDs(t, all, agent.Gemini, true); !reflect.DeepEqual(got, geminiReplayFull) {
 		t.Errorf("all together:\n got %v\nwant %v", got, geminiReplayFull)
 	}
 }
@@ -125,7 +126,7 @@ func runGeminiCases(t *testing.T, rd Reader, sniff func([]byte) bool, tests []ge
 				}
 			}
 			for _, f := range set.Findings {
-				if f.Call == nil || f.Call.Runtime != gates.RuntimeGemini || f.Call.SessionID != "s1" || f.EventKey == "" {
+				if f.Call == nil || f.Call.Runtime != agent.Gemini || f.Call.SessionID != "s1" || f.EventKey == "" {
 					t.Errorf("finding %s: call %+v key %q", f.RuleID, f.Call, f.EventKey)
 				}
 			}
@@ -225,4 +226,50 @@ func FuzzGeminiTelemetry(f *testing.F) {
 	}
 	f.Add([]byte(telemetryHook("rm x", `{\"decision\": \"deny\", \"reason\": \"x\"}`, "", 0)))
 	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, geminiTelemetryReader{}, data) })
+}
+
+// TestGeminiOneHookOneRule: Gemini CLI's telemetry names a hook by its settings name ("freeze"),
+// the recorder's log by its program (freeze_guard.py); one exit-2 block read from both is one
+// result, under the program's rule, with the settings name's rule as an alias, and it keeps the
+// recorder's words (which name the command), whichever file is read first.
+func TestGeminiOneHookOneRule(t *testing.T) {
+	input := `{"session_id":"s1","cwd":"/w","hook_event_name":"BeforeTool","timestamp":"2026-12-01T00:00:00Z","tool_name":"run_shell_command","tool_input":{"command":"git push"}}`
+	hookLog := `{"time":"2026-12-01T00:00:01Z","runtime":"gemini-cli","command":["python3",".gemini/hooks/freeze_guard.py"],"input":` + input +
+		`,"exit_code":2,"stdout":"","stderr":"the tree is frozen\n"}` + "\n"
+	q, _ := json.Marshal(input)
+	telemetry := `{"attributes":{"session.id":"s1","event.name":"gemini_cli.hook_call","event.timestamp":"2026-12-01T00:00:01Z","hook_event_name":"BeforeTool","hook_type":"command","hook_name":"freeze","exit_code":2,"hook_input":` +
+		string(q) + `,"stdout":"","stderr":"the tree is frozen\n"}}` + "\n"
+	read := func(name, text string) *findings.Set {
+		t.Helper()
+		format := Detect([]byte(text))
+		rd, err := ReaderFor(format)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		set := findings.NewSet()
+		if err := rd.Read(context.Background(), Input{Name: name, R: strings.NewReader(text)}, Options{IncludeUnstructured: true}, set); err != nil {
+			t.Fatal(err)
+		}
+		if len(set.Findings) != 1 {
+			t.Fatalf("%s (%s): findings %v, problems %v, skips %v", name, format, findingRules(set), set.Problems, set.Skips)
+		}
+		return set
+	}
+	if got := read("telemetry.log", telemetry).Findings[0].RuleID; got != "hook/freeze" {
+		t.Fatalf("telemetry alone: rule %s, want hook/freeze", got)
+	}
+	for _, order := range [][2]string{{"hook-log.jsonl", "telemetry.log"}, {"telemetry.log", "hook-log.jsonl"}} {
+		texts := map[string]string{"hook-log.jsonl": hookLog, "telemetry.log": telemetry}
+		all := findings.NewSet()
+		all.Merge(read(order[0], texts[order[0]]))
+		all.Merge(read(order[1], texts[order[1]]))
+		if len(all.Findings) != 1 {
+			t.Fatalf("%s first: findings %v, want one", order[0], findingRules(all))
+		}
+		f := all.Findings[0]
+		if f.RuleID != "hook/freeze_guard" || !reflect.DeepEqual(f.Aliases, []string{"hook/freeze"}) ||
+			!strings.Contains(f.Message, "freeze_guard.py") || f.Source.File != "hook-log.jsonl" {
+			t.Errorf("%s first: rule %s aliases %v from %s, message %q", order[0], f.RuleID, f.Aliases, f.Source.File, f.Message)
+		}
+	}
 }

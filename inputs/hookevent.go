@@ -7,6 +7,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // hookEvent is one hook invocation at a tool call, as any record format tells it.
@@ -62,11 +63,12 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
-	res := gates.BindingFor(call.Runtime).CheckHook(a)
+	res := runtimes.For(call.Runtime).CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {
 		return nil, skipNoDecision
 	}
 	call = withToolNames(call)
+	call.ExitKnown = a.HasExit
 
 	key := ev.Key
 	if key == "" && (call.SessionID != "" || !keysByOrder(call.Runtime)) {
@@ -124,7 +126,7 @@ func redactedNames(c findings.Call, red func(string) string) findings.Call {
 func completeCall(ev hookEvent) findings.Call {
 	c := ev.Call
 	if c.Runtime == "" {
-		c.Runtime = gates.DefaultBinding().Runtime()
+		c.Runtime = runtimes.Default().Runtime()
 	}
 	if c.Event == "" {
 		c.Event = ev.Answer.Event
@@ -146,7 +148,7 @@ func completeCall(ev hookEvent) findings.Call {
 // reading them decodes the input.
 func withToolNames(c findings.Call) findings.Call {
 	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
-		command, filePath := gates.ToolNames(gates.BindingFor(c.Runtime), c.Tool, c.Input)
+		command, filePath := runtimes.For(c.Runtime).ToolNames(c.Tool, c.Input)
 		if c.Command == "" {
 			c.Command = command
 		}

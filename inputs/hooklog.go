@@ -15,6 +15,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hooklog"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, docs/inputs.md "Hook log"):
@@ -255,7 +256,7 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, command func(js
 		return hookEvent{}, "unreadable record", fmt.Errorf("stderr: %w", err)
 	}
 	if r.Runtime == "" {
-		r.Runtime = gates.DefaultBinding().Runtime()
+		r.Runtime = runtimes.Default().Runtime()
 	}
 	hi, err := r.hookInput()
 	if err != nil {
@@ -319,7 +320,7 @@ func (r *hookLogRecord) hookInput() (hookInput, error) {
 		}
 		in, names = []byte(b), nil
 	}
-	return readNamedInput(in, gates.BindingFor(r.Runtime), names), nil
+	return readNamedInput(in, runtimes.For(r.Runtime), names), nil
 }
 
 // hookInput is the part of a hook's stdin that names the call.
@@ -366,7 +367,7 @@ func readNamedInput(raw []byte, b gates.Binding, pre *inputNames) hookInput {
 		}
 	}
 	if small, err := json.Marshal(kept); err == nil {
-		hi.command, hi.filePath = gates.ToolNames(b, hi.tool, small)
+		hi.command, hi.filePath = b.ToolNames(hi.tool, small)
 	}
 	return hi
 }

@@ -8,19 +8,13 @@ import (
 	"strconv"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
-// orderKeyed is implemented by bindings whose hook input names no tool call (Gemini CLI,
-// Copilot CLI): their events are matched across files by session, event, tool, arguments and the
-// order of the calls with those arguments (ordinalKeys).
-type orderKeyed interface{ KeysCallsByOrder() bool }
-
-// keysByOrder reports whether runtime's events are keyed by order.
-func keysByOrder(runtime string) bool {
-	k, ok := gates.BindingFor(runtime).(orderKeyed)
-	return ok && k.KeysCallsByOrder()
-}
+// keysByOrder reports whether runtime's events are keyed by order: its hook input names no tool
+// call, so its events are matched across files by session, event, tool, arguments and the order
+// of the calls with those arguments (ordinalKeys).
+func keysByOrder(runtime string) bool { return runtimes.For(runtime).KeysCallsByOrder() }
 
 // maxOrdinalKeys bounds the key table of one file (about 3 MB).
 const maxOrdinalKeys = 1 << 16

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // ordinalStep is one call fed to an ordinalKeys table, and the key's number it must get (0: none).
@@ -24,7 +24,7 @@ type ordinalStep struct {
 // whose session is unknown gets no key, without changing the numbers of calls with other args.
 func TestOrdinalKeys(t *testing.T) {
 	big := json.RawMessage(`{"command":"` + strings.Repeat("x", elideKeep) + `"}`) // what a cut string leaves
-	for _, rt := range []string{gates.RuntimeGemini, gates.RuntimeCopilot} {
+	for _, rt := range []string{agent.Gemini, agent.Copilot} {
 		c := func(session, tool, args string) findings.Call {
 			return findings.Call{Runtime: rt, SessionID: session, Event: "ev", Tool: tool, Input: json.RawMessage(args)}
 		}
@@ -58,13 +58,13 @@ func TestOrdinalKeys(t *testing.T) {
 	t.Run("full table", func(t *testing.T) {
 		k := newOrdinalKeys()
 		k.max = 1
-		c := findings.Call{Runtime: gates.RuntimeGemini, SessionID: "s", Event: "ev", Tool: "sh", Input: json.RawMessage(`{}`)}
+		c := findings.Call{Runtime: agent.Gemini, SessionID: "s", Event: "ev", Tool: "sh", Input: json.RawMessage(`{}`)}
 		d := c
 		d.Input = json.RawMessage(`{"a":1}`)
 		checkOrdinalSteps(t, k, []ordinalStep{{call: c, want: 1}, {call: c, want: 2, same: 1}, {call: d}})
 	})
 	t.Run("other runtimes are not keyed by order", func(t *testing.T) {
-		c := findings.Call{Runtime: gates.RuntimeCodex, SessionID: "s", Event: "ev", Tool: "shell", Input: json.RawMessage(`{}`)}
+		c := findings.Call{Runtime: agent.Codex, SessionID: "s", Event: "ev", Tool: "shell", Input: json.RawMessage(`{}`)}
 		checkOrdinalSteps(t, newOrdinalKeys(), []ordinalStep{{call: c}})
 	})
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
@@ -220,5 +220,5 @@ func (s *hookState) finalBase(line int, session string) findings.Finding {
 		session = s.session
 	}
 	return findings.Finding{Source: s.src(line), Time: s.time,
-		Call: &findings.Call{Runtime: gates.RuntimeClaudeCode, SessionID: session, Cwd: s.cwd}}
+		Call: &findings.Call{Runtime: agent.ClaudeCode, SessionID: session, Cwd: s.cwd}}
 }

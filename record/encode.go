@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/hooklog"
 )
 
@@ -30,7 +31,7 @@ func (o *outcome) record(opts Options) hooklog.Record {
 	rec.Input, rec.InputEncoding = inputValue(o.stdin, o.stdinCut != nil)
 	o.stdin = nil
 	if rec.Runtime == "" {
-		rec.Runtime = DetectRuntime(rec.Input)
+		rec.Runtime = agent.Detect(rec.Input)
 	}
 	rec.Stdout, rec.StdoutEncoding = text(o.stdout)
 	rec.Stderr, rec.StderrEncoding = text(o.stderr)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/hooklog"
 )
 
@@ -36,7 +37,7 @@ func TestReplayLog(t *testing.T) {
 				Command string `json:"command"`
 			} `json:"tool_input"`
 		}
-		if err := json.Unmarshal(r.Input, &in); err != nil || r.Runtime != RuntimeClaudeCode {
+		if err := json.Unmarshal(r.Input, &in); err != nil || r.Runtime != agent.ClaudeCode {
 			t.Fatalf("%s:%d: input %s runtime %q: %v", path, n, r.Input, r.Runtime, err)
 		}
 		got = append(got, seen{in.Event, in.ToolInput.Command, r.ExitCode, r.Signal, r.TimedOut})

@@ -446,6 +446,7 @@ func (r *Redactor) Finding(f findings.Finding) findings.Finding {
 		f.Examples = ex
 	}
 	f.Sources = r.Strings(f.Sources) // the input files that reported the event
+	f.Aliases = r.Strings(f.Aliases) // other rule ids the event's records gave
 	return f
 }
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/sarif"
 )
 
@@ -87,7 +87,7 @@ func editOf(f *findings.Finding) *Edit {
 		c := f.Call
 		// Only a call of a tool that edits a file (the runtime binding's EditTools): a repair of
 		// any other call, such as a shell command rewrite, edits no file.
-		if c == nil || !slices.Contains(gates.BindingFor(c.Runtime).EditTools(), c.Tool) || r.Before == "" || c.Command != "" {
+		if c == nil || !slices.Contains(runtimes.For(c.Runtime).EditTools(), c.Tool) || r.Before == "" || c.Command != "" {
 			return nil
 		}
 		if tool, _, ok := strings.Cut(f.Target, "."); ok && tool != c.Tool {

@@ -418,6 +418,7 @@ func appendProperties(dst []byte, it *item) []byte {
 		n++
 	}
 	// In the order of the keys.
+	put("aliases", strings.Join(f.Aliases, ", "), false) // other rule ids records of its events gave
 	put("anchored", anchoredWhy(it), false)
 	put("command", c.Command, false)
 	dst = strconv.AppendInt(appendKey(dst, "count", n == 0), int64(max(f.Count, 1)), 10)

@@ -33,8 +33,8 @@ for s in "${scenarios[@]}"; do
   proj=/tmp/agc-qwen-replay/$s
   rm -rf "$proj"; mkdir -p "$proj/.qwen/hooks"
   if [[ -f $here/$s/permissions.json ]]; then
-    jq -s '.[0] * .[1]' "$here/settings.json" "$here/$s/permissions.json" >"$proj/.qwen/settings.json"
-  else cp "$here/settings.json" "$proj/.qwen/settings.json"; fi
+    jq -s '.[0] * .[1]' "$here/.qwen/settings.json" "$here/$s/permissions.json" >"$proj/.qwen/settings.json"
+  else cp "$here/.qwen/settings.json" "$proj/.qwen/settings.json"; fi
   cp "$here/hooks/guard.py" "$bindir/agc-record" "$proj/.qwen/hooks/"
   out=$(mktemp -d)
   mode=$(cat "$here/$s/approval-mode" 2>/dev/null || true)

@@ -1,8 +1,10 @@
-package gates
+package claude
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // toolNameSeeds are tool inputs that the one-pass read of ToolNames must read as ToolCall does,
@@ -30,13 +32,13 @@ func FuzzToolNames(f *testing.F) {
 	for _, s := range toolNameSeeds {
 		f.Add([]byte(s))
 	}
-	b := BindingFor(RuntimeClaudeCode)
+	b := Binding{}
 	tools := append([]string{"", "Other"}, b.EditTools()...)
 	tools = append(tools, "Bash", "PowerShell", "Read", "NotebookEdit")
 	f.Fuzz(func(t *testing.T, input []byte) {
 		for _, tool := range tools {
 			tc := b.ToolCall(tool, json.RawMessage(input))
-			c, p := ToolNames(b, tool, json.RawMessage(input))
+			c, p := b.ToolNames(tool, json.RawMessage(input))
 			if c != tc.Command || p != tc.FilePath {
 				t.Fatalf("tool %q, input %q: ToolNames %q, %q; ToolCall %q, %q", tool, input, c, p, tc.Command, tc.FilePath)
 			}
@@ -47,7 +49,7 @@ func FuzzToolNames(f *testing.F) {
 // TestToolNamesFast: plain inputs are read in the one pass, not handed to encoding/json.
 func TestToolNamesFast(t *testing.T) {
 	for _, s := range []string{`{"command":"a","command":"b"}`, `{}`, `{"file_path":"x","x":[1,{"y":null}]}`} {
-		if _, ok := fastMembers([]byte(s), []string{"command"}); !ok {
+		if _, ok := gates.FastMembers([]byte(s), []string{"command"}); !ok {
 			t.Errorf("%s: not read in one pass", s)
 		}
 	}

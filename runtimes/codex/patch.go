@@ -1,6 +1,10 @@
-package gates
+package codex
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agc-sarif/agc-sarif/gates"
+)
 
 // Codex's apply_patch tool takes one patch text as its input's "command" (research/runtimes.md
 // §5.1): "*** Begin Patch", then per file "*** Add File: P", "*** Update File: P" (optionally
@@ -10,8 +14,8 @@ import "strings"
 
 // patchCall is what an apply_patch call was about: the first file it writes and the runs of
 // lines it adds there, each run one text to be found in the file afterwards.
-func patchCall(patch string) ToolCall {
-	var call ToolCall
+func patchCall(patch string) gates.ToolCall {
+	var call gates.ToolCall
 	var run []string
 	flush := func() {
 		if len(run) > 0 {

@@ -1,9 +1,11 @@
-package gates
+package codex
 
 import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 func TestCodexApplyPatchToolCall(t *testing.T) {
@@ -18,30 +20,30 @@ func TestCodexApplyPatchToolCall(t *testing.T) {
 		name  string
 		tool  string
 		input json.RawMessage
-		want  ToolCall
+		want  gates.ToolCall
 	}{
 		{"update", "apply_patch", patch("*** Begin Patch\n*** Update File: src/app.py\n@@ def main():\n-    print('old')\n+    print('new')\n+    return 0\n*** End Patch\n"),
-			ToolCall{FilePath: "src/app.py", NewTexts: []string{"    print('new')\n    return 0"}}},
+			gates.ToolCall{FilePath: "src/app.py", NewTexts: []string{"    print('new')\n    return 0"}}},
 		{"add, two runs", "apply_patch", patch("*** Begin Patch\r\n*** Add File: notes.md\r\n+# Notes\r\n+one\r\n*** End Patch"),
-			ToolCall{FilePath: "notes.md", NewTexts: []string{"# Notes\none"}}},
+			gates.ToolCall{FilePath: "notes.md", NewTexts: []string{"# Notes\none"}}},
 		{"runs split by context", "apply_patch", patch("*** Begin Patch\n*** Update File: a.go\n@@\n+x := 1\n context\n+y := 2\n*** End Patch"),
-			ToolCall{FilePath: "a.go", NewTexts: []string{"x := 1", "y := 2"}}},
+			gates.ToolCall{FilePath: "a.go", NewTexts: []string{"x := 1", "y := 2"}}},
 		{"move", "apply_patch", patch("*** Begin Patch\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n+moved\n*** End Patch"),
-			ToolCall{FilePath: "new.txt", NewTexts: []string{"moved"}}},
+			gates.ToolCall{FilePath: "new.txt", NewTexts: []string{"moved"}}},
 		{"delete", "apply_patch", patch("*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch"),
-			ToolCall{FilePath: "gone.txt"}},
+			gates.ToolCall{FilePath: "gone.txt"}},
 		{"first file only", "apply_patch", patch("*** Begin Patch\n*** Update File: a.txt\n+a\n*** Update File: b.txt\n+b\n*** End Patch"),
-			ToolCall{FilePath: "a.txt", NewTexts: []string{"a"}}},
-		{"no header", "apply_patch", patch("+stray\n"), ToolCall{}},
-		{"empty path", "apply_patch", patch("*** Begin Patch\n*** Add File:   \n+x\n"), ToolCall{}},
+			gates.ToolCall{FilePath: "a.txt", NewTexts: []string{"a"}}},
+		{"no header", "apply_patch", patch("+stray\n"), gates.ToolCall{}},
+		{"empty path", "apply_patch", patch("*** Begin Patch\n*** Add File:   \n+x\n"), gates.ToolCall{}},
 		{"any tool reads a patch", "", patch("*** Begin Patch\n*** Add File: x.txt\n+x\n*** End Patch"),
-			ToolCall{FilePath: "x.txt", NewTexts: []string{"x"}}},
-		{"shell stays a command", "Bash", patch("*** Begin Patch"), ToolCall{Command: "*** Begin Patch"}},
-		{"not an object", "apply_patch", json.RawMessage(`"*** Add File: x"`), ToolCall{}},
+			gates.ToolCall{FilePath: "x.txt", NewTexts: []string{"x"}}},
+		{"shell stays a command", "Bash", patch("*** Begin Patch"), gates.ToolCall{Command: "*** Begin Patch"}},
+		{"not an object", "apply_patch", json.RawMessage(`"*** Add File: x"`), gates.ToolCall{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := (codexCLI{}).ToolCall(tt.tool, tt.input); !reflect.DeepEqual(got, tt.want) {
+			if got := (Binding{}).ToolCall(tt.tool, tt.input); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("ToolCall(%q) = %#v, want %#v", tt.tool, got, tt.want)
 			}
 		})

@@ -1,0 +1,65 @@
+// Package agent names the agent runtimes: their ids, as the recorder's log and findings spell
+// them, and which runtime sent a hook's stdin. It imports nothing of this module, so that the
+// recorder and the runtime bindings share it without linking each other.
+package agent
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Runtime ids, as the "runtime" field of the recorder's log and findings spell them.
+const (
+	ClaudeCode = "claude-code"
+	Codex      = "codex"
+	Gemini     = "gemini-cli"
+	Copilot    = "copilot-cli"
+	Qwen       = "qwen-code"
+	Cursor     = "cursor"
+	Cline      = "cline"
+	Windsurf   = "windsurf"
+)
+
+// geminiEvents are Gemini CLI's hook event names; Claude Code's are PreToolUse, PostToolUse, ….
+var geminiEvents = map[string]bool{
+	"BeforeTool": true, "AfterTool": true, "BeforeAgent": true, "AfterAgent": true,
+	"BeforeModel": true, "AfterModel": true, "BeforeToolSelection": true,
+}
+
+// Detect names the agent runtime that sent input (a hook's stdin), from fields only that
+// runtime sends (research/runtimes.md §5); "claude-code" when none is recognised.
+func Detect(input json.RawMessage) string {
+	var f map[string]json.RawMessage
+	if json.Unmarshal(input, &f) != nil {
+		return ClaudeCode
+	}
+	has := func(k string) bool { _, ok := f[k]; return ok }
+	var event string
+	_ = json.Unmarshal(f["hook_event_name"], &event)
+	switch {
+	case has("cursor_version"), has("conversation_id") && has("generation_id"):
+		return Cursor
+	case has("clineVersion"):
+		return Cline
+	case has("trajectory_id"), has("agent_action_name"):
+		return Windsurf
+	case geminiEvents[event]:
+		return Gemini
+	case has("tool_call_id"), has("prompt_id"), qwenTranscript(f["transcript_path"]):
+		return Qwen
+	case has("turn_id"):
+		return Codex
+	case has("sessionId") && has("toolName"):
+		return Copilot
+	default:
+		return ClaudeCode
+	}
+}
+
+// qwenTranscript reports whether path is a Qwen Code chat transcript (under .qwen/), for input
+// that lacks Qwen Code's tool_call_id and prompt_id (docs/runtimes-qwen.md).
+func qwenTranscript(path json.RawMessage) bool {
+	var p string
+	_ = json.Unmarshal(path, &p)
+	return strings.Contains(strings.ReplaceAll(p, `\`, "/"), "/.qwen/")
+}

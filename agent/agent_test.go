@@ -1,0 +1,37 @@
+package agent
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		input string
+		want  string
+	}{
+		{`{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{},"tool_use_id":"t"}`, ClaudeCode},
+		{`{"session_id":"s","turn_id":"u","hook_event_name":"PreToolUse","model":"m","tool_name":"Bash"}`, Codex},
+		{`{"session_id":"s","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00Z","tool_name":"x"}`, Gemini},
+		{`{"sessionId":"s","timestamp":1,"cwd":"/w","toolName":"bash","toolArgs":"{}"}`, Copilot},
+		{`{"hook_event_name":"beforeShellExecution","conversation_id":"c","generation_id":"g","command":"ls"}`, Cursor},
+		{`{"cursor_version":"1.7","hook_event_name":"preToolUse"}`, Cursor},
+		{`{"clineVersion":"3","hookName":"PreToolUse","taskId":"t"}`, Cline},
+		{`{"agent_action_name":"pre_run_command","trajectory_id":"t","tool_info":{}}`, Windsurf},
+		{`{"session_id":"s","transcript_path":"/h/.qwen/projects/p/chats/s.jsonl","hook_event_name":"PreToolUse","prompt_id":"s########0","tool_name":"run_shell_command","tool_input":{},"tool_use_id":"toolu_1","tool_call_id":"call_1_0"}`, Qwen},
+		{`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_call_id":"call_1_0"}`, Qwen},
+		{`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt_id":"s########0"}`, Qwen},
+		{`{"session_id":"s","transcript_path":"C:\\u\\.qwen\\projects\\p\\chats\\s.jsonl","hook_event_name":"Stop"}`, Qwen},
+		{`{"session_id":"s","transcript_path":"/h/.claude/projects/p/s.jsonl","hook_event_name":"Stop"}`, ClaudeCode},
+		{`{"transcript_path":42,"hook_event_name":"Stop"}`, ClaudeCode},
+		{`"not an object"`, ClaudeCode},
+		{`[1,2]`, ClaudeCode},
+		{`{"hook_event_name":42}`, ClaudeCode},
+		{``, ClaudeCode},
+	}
+	for _, tc := range tests {
+		if got := Detect(json.RawMessage(tc.input)); got != tc.want {
+			t.Errorf("Detect(%s) = %q, want %q", tc.input, got, tc.want)
+		}
+	}
+}

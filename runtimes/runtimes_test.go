@@ -1,0 +1,67 @@
+package runtimes
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/gates/gatestest"
+)
+
+func TestBindingFor(t *testing.T) {
+	if For("").Runtime() != agent.ClaudeCode || For(agent.Codex).Runtime() != agent.Codex {
+		t.Fatal("registered bindings not found by runtime id")
+	}
+	u := For("cursor")
+	if u.Runtime() != "cursor" {
+		t.Fatalf("unbound runtime named %q", u.Runtime())
+	}
+	// A Claude-only breach is not held against a runtime without a binding.
+	a := gatestest.Pre(0, gatestest.HookJSON(nil, map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "allow",
+		"updatedInput": map[string]any{"command": "x"}, "additionalContext": gatestest.AGCJSON("repaired", "ws", "runtime")}))
+	if bs := u.CheckHook(a).Breaches; len(bs) != 0 {
+		t.Errorf("unbound runtime got breaches %v", bs)
+	}
+	if bs := For(agent.ClaudeCode).CheckHook(a).Breaches; len(bs) != 1 || bs[0].Check != gates.CheckRepairWithAllow {
+		t.Errorf("Claude Code breaches %v, want repair-with-allow", bs)
+	}
+	if _, ok := For(agent.ClaudeCode).HookInput([]byte(`{}`)); ok {
+		t.Error("Claude Code's stdin is read by the default reader")
+	}
+	seen := map[string]bool{}
+	for _, b := range Bindings() {
+		if seen[b.Runtime()] {
+			t.Errorf("runtime %q registered twice", b.Runtime())
+		}
+		seen[b.Runtime()] = true
+		if len(b.ConfigFiles()) == 0 || len(b.Events()) == 0 || len(b.CommandKeys()) == 0 {
+			t.Errorf("binding %q names no config file, event or command key", b.Runtime())
+		}
+	}
+}
+
+func TestToolCall(t *testing.T) {
+	c := For(agent.ClaudeCode)
+	tests := []struct {
+		b     gates.Binding
+		tool  string
+		input string
+		want  gates.ToolCall
+	}{
+		{c, "Bash", `{"command":"ls"}`, gates.ToolCall{Command: "ls"}},
+		{c, "Edit", `{"file_path":"a.go","new_string":"x := 1"}`, gates.ToolCall{FilePath: "a.go", NewTexts: []string{"x := 1"}}},
+		{c, "NotebookEdit", `{"notebook_path":"n.ipynb","new_source":"print()"}`, gates.ToolCall{FilePath: "n.ipynb", NewTexts: []string{"print()"}}},
+		{c, "", `{"notebook_path":"n.ipynb"}`, gates.ToolCall{FilePath: "n.ipynb"}},
+		{c, "Grep", `{"file_path":"a.go"}`, gates.ToolCall{}},
+		{c, "Bash", `not json`, gates.ToolCall{}},
+		{For(agent.Codex), "Bash", `{"command":"ls"}`, gates.ToolCall{Command: "ls"}},
+		{For(agent.Codex), "apply_patch", `{"command":"ls"}`, gates.ToolCall{}},
+	}
+	for _, tt := range tests {
+		if got := tt.b.ToolCall(tt.tool, json.RawMessage(tt.input)); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s %s %s: %+v, want %+v", tt.b.Runtime(), tt.tool, tt.input, got, tt.want)
+		}
+	}
+}
