@@ -21,8 +21,9 @@
 #                BENCH_SESSION_SIZE (4MiB) each, seeds 1…N, one per session. No jq. Each row is
 #                against `grep -c` of a pattern in every hook record (ToolUse: in transcripts and
 #                stream-json, hook_ in hook logs); the worst shape is printed last.
-#   big          one 50 MB AGC response on one line (a 50 MB message), and one 50 MB hook-log
-#                line (a 50 MB tool_response): peak RSS is the figure.
+#   big          one 50 MB AGC response on one line (a 50 MB message), one 50 MB hook-log line
+#                (a 50 MB tool_response string), and one whose 50 MB are two million short
+#                strings (a file list): peak RSS is the figure.
 # Each corpus lies inside the --root given to collect (anchoring may read it again, as in a real
 # checkout). Per corpus, BENCH_PAIRS (5) rounds of: collect, then `grep -c` (its output goes to a
 # file: GNU grep stops at the first match when stdout is /dev/null), then jq in the first
@@ -161,7 +162,7 @@ check_disk() {
     stream-json) [[ -f "$root/stream-json-$s_bytes-seed1.jsonl" ]] || want=$((want + s_bytes)) ;;
     hook-log) [[ -f "$root/hook-log-$h_bytes-seed1.jsonl" ]] || want=$((want + h_bytes)) ;;
     shapes) want=$((want + 3 * ${#shapes[@]} * shape_bytes)) ;;
-    big) want=$((want + 2 * big_bytes)) ;;
+    big) want=$((want + 3 * big_bytes)) ;;
     esac
   done
   local avail=$(($(df -Pk "$root" | awk 'NR==2{print $4}') * 1024))
@@ -307,8 +308,19 @@ bench_big() {
       head -c "$big_bytes" /dev/zero | tr '\0' y
       printf '%s\n' '"},"tool_use_id":"t"},"exit_code":0,"stdout":"'"$agc"'","stderr":"","duration_ms":1}'; } >"$h"
   fi
+  # The same hook-log line, its 50 MB made of two million short strings (a Glob's file list).
+  local l="$root/big-hook-list-$big_bytes.jsonl" n=$((big_bytes / 25))
+  if [[ ! -f $l ]]; then
+    local tpl
+    tpl=$(sed 's/"tool_response":{"stdout":"y*"}/"tool_response":{"filenames":[@@]}/' "$h")
+    { printf '%s' "${tpl%%@@*}"
+      printf '"src/pkg/file%010d.go"' 0
+      seq -f ',"src/pkg/file%010g.go"' 1 "$n" | tr -d '\n'
+      printf '%s\n' "${tpl#*@@}"; } >"$l"
+  fi
   bench_corpus big:agc '"verdict"' "" "$a"
   bench_corpus big:hook-log hook_ "" "$h"
+  bench_corpus big:hook-log-list hook_ "" "$l"
 }
 
 t_bytes=$(size_bytes "$t_size") s_bytes=$(size_bytes "$s_size") h_bytes=$(size_bytes "$h_size")
