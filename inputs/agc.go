@@ -75,7 +75,9 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 		return nil
 	}
 	records := 0
-	err = scanFrom(ctx, r, max, 0, passed, func(rec record) error {
+	// A line longer than the window reaches record as its skeleton: every key and the head of
+	// every string, so a 50 MB message costs the window, not the line (outputs cut it anyway).
+	err = scanFrom(ctx, r, max, elideWindow, passed, func(rec record) error {
 		records++
 		f.record(rec)
 		return nil

@@ -225,3 +225,21 @@ func FuzzAGCReader(f *testing.F) {
 		}
 	})
 }
+
+// A response longer than the window but within the record limit is read from its skeleton: the
+// finding keeps the head of its long message, and the rest of the line is never held.
+func TestAGCReaderLongResponseWindowed(t *testing.T) {
+	msg := "head of the message " + strings.Repeat("x", 5<<20)
+	long := `{"agc":"0.1","gate":{"id":"g","kind":"runtime"},"verdict":"steer","findings":[{"rule":"r","message":"` +
+		msg + `","location":{"path":"a.go","line":7}}]}`
+	in := io.MultiReader(strings.NewReader(long), strings.NewReader("\n"+agcSteer+"\n"))
+	set := readAGC(t, in, Options{MaxRecord: 64 << 20})
+	checkSet(t, set, 2, 2, []string{"g/r", "style/prefer-rg"}, []int{1, 2}, nil, nil)
+	got := set.Findings[0]
+	if !strings.HasPrefix(got.Message, "head of the message xxx") || len(got.Message) > elideKeep {
+		t.Errorf("message: %d bytes starting %.30q; want the head, at most %d bytes", len(got.Message), got.Message, elideKeep)
+	}
+	if got.Location.Path != "a.go" || got.Location.StartLine != 7 {
+		t.Errorf("location %+v; want a.go:7 (the fields after the long string survive)", got.Location)
+	}
+}

@@ -22,9 +22,14 @@ const benchSize = 32 << 20
 
 // benchReader reads a generated corpus of kind with the reader of format, b.N times.
 func benchReader(b *testing.B, kind corpus.Kind, format inputs.Format) {
+	benchShape(b, kind, corpus.Mixed, format)
+}
+
+// benchShape is benchReader over a corpus of the given shape.
+func benchShape(b *testing.B, kind corpus.Kind, shape corpus.Shape, format inputs.Format) {
 	var buf bytes.Buffer
 	buf.Grow(benchSize + 1<<20)
-	st, err := corpus.Generate(&buf, kind, benchSize, 1)
+	st, err := corpus.GenerateShape(&buf, kind, shape, benchSize, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,6 +60,17 @@ func BenchmarkTranscript(b *testing.B) { benchReader(b, corpus.Transcript, input
 func BenchmarkStreamJSON(b *testing.B) { benchReader(b, corpus.StreamJSON, inputs.StreamJSON) }
 func BenchmarkHookLog(b *testing.B)    { benchReader(b, corpus.HookLog, inputs.HookLog) }
 func BenchmarkAGC(b *testing.B)        { benchReader(b, corpus.AGC, inputs.AGC) }
+
+// The short-line shapes, where a reader's cost per line counts more than its cost per byte.
+func BenchmarkTranscriptShort(b *testing.B) {
+	benchShape(b, corpus.Transcript, corpus.ShortSparse, inputs.Transcript)
+}
+func BenchmarkStreamJSONShort(b *testing.B) {
+	benchShape(b, corpus.StreamJSON, corpus.ShortSparse, inputs.StreamJSON)
+}
+func BenchmarkHookLogShort(b *testing.B) {
+	benchShape(b, corpus.HookLog, corpus.ShortSparse, inputs.HookLog)
+}
 
 // BenchmarkSARIF25k builds and writes the SARIF of 25,000 findings, each at a place of its own
 // (read once, outside the timer, from generated AGC responses). Target: under 1 s per op.

@@ -1,7 +1,6 @@
 package inputs
 
 import (
-	"bytes"
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
@@ -20,6 +19,13 @@ const (
 	// elideKeep is how much of one string value a skeleton keeps. It is at least maxCallInput, so
 	// that a tool input holding a cut string is always too big to be kept as the call's input.
 	elideKeep = 64 << 10
+	// elideBudget bounds a skeleton made of many strings (a tool result listing two million
+	// file names): once it holds this much, a container nested dropDepth deep or more keeps
+	// only the members it has, and the rest of it is dropped as it is read.
+	elideBudget = 4 << 20
+	// dropDepth is the shallowest nesting whose containers are cut past the budget: a record's
+	// own members (1) and those of its message or hook input (2) are always kept.
+	dropDepth = 3
 )
 
 // skeleton builds the bounded copy of one long JSON line, fed in chunks.
@@ -30,42 +36,79 @@ type skeleton struct {
 	n        int  // content bytes of the current string seen so far
 	escaped  bool // the content seen so far ends in a backslash that escapes the next byte
 	cutting  bool // the current string passed elideKeep: its bytes are dropped up to its end
-	cuts     int  // strings cut in this line
+	cuts     int  // strings cut in this line, and containers cut past the budget
 	keepByte int  // elideKeep; a field so that tests can make it small
+	depth    int  // brackets open outside strings
+	dropTo   int  // > 0: the rest of the container open at this depth is being dropped
+	budget   int  // elideBudget; a field so that tests can make it small
 }
 
 // reset starts a new line, keeping the buffer.
 func (s *skeleton) reset() {
-	*s = skeleton{out: s.out[:0], keepByte: s.keepByte}
+	*s = skeleton{out: s.out[:0], keepByte: s.keepByte, budget: s.budget}
 	if s.keepByte <= 0 {
 		s.keepByte = elideKeep
 	}
+	if s.budget <= 0 {
+		s.budget = elideBudget
+	}
 }
 
-// write feeds the next bytes of the line.
+// write feeds the next bytes of the line. Past the budget, at a comma inside a container
+// nested dropDepth deep or more, the comma and the rest of that container up to its closing
+// bracket are dropped, so that the skeleton stays valid JSON.
 func (s *skeleton) write(b []byte) {
 	for len(b) > 0 {
-		if !s.inStr {
-			q := bytes.IndexByte(b, '"')
-			if q < 0 {
-				s.out = append(s.out, b...)
+		if s.inStr {
+			end, escaped := jsonscan.CloseQuote(b, s.escaped)
+			if end < 0 {
+				if s.dropTo == 0 {
+					s.content(b)
+				}
+				s.escaped = escaped
 				return
 			}
-			s.out = append(s.out, b[:q+1]...)
-			b = b[q+1:]
-			s.inStr, s.strStart, s.n, s.escaped, s.cutting = true, len(s.out), 0, false, false
+			if s.dropTo == 0 {
+				s.content(b[:end])
+				s.out = append(s.out, '"')
+			}
+			s.inStr = false
+			b = b[end+1:]
 			continue
 		}
-		end, escaped := jsonscan.CloseQuote(b, s.escaped)
-		if end < 0 {
-			s.content(b)
-			s.escaped = escaped
+		i, keepFrom := 0, 0
+	scan:
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				break scan
+			case '{', '[':
+				s.depth++
+			case '}', ']':
+				if s.dropTo > 0 && s.depth == s.dropTo {
+					s.dropTo, keepFrom = 0, i
+				}
+				s.depth--
+			case ',':
+				if s.dropTo == 0 && s.depth >= dropDepth && len(s.out)+i-keepFrom > s.budget {
+					s.out = append(s.out, b[keepFrom:i]...)
+					s.dropTo = s.depth
+					s.cuts++
+				}
+			}
+		}
+		if i == len(b) {
+			if s.dropTo == 0 {
+				s.out = append(s.out, b[keepFrom:]...)
+			}
 			return
 		}
-		s.content(b[:end])
-		s.out = append(s.out, '"')
-		s.inStr = false
-		b = b[end+1:]
+		if s.dropTo == 0 { // b[i] opens a string
+			s.out = append(s.out, b[keepFrom:i+1]...)
+			s.strStart, s.n, s.cutting = len(s.out), 0, false
+		}
+		s.inStr, s.escaped = true, false
+		b = b[i+1:]
 	}
 }
 

@@ -8,8 +8,11 @@ import (
 )
 
 // skel runs s through a skeleton with the given keep, fed in chunks of size step.
-func skel(s string, keep, step int) (string, int) {
-	sk := skeleton{keepByte: keep}
+func skel(s string, keep, step int) (string, int) { return skelBudget(s, keep, 0, step) }
+
+// skelBudget is skel with a budget (0: elideBudget).
+func skelBudget(s string, keep, budget, step int) (string, int) {
+	sk := skeleton{keepByte: keep, budget: budget}
 	sk.reset()
 	b := []byte(s)
 	for len(b) > 0 {
@@ -52,6 +55,39 @@ func TestSkeleton(t *testing.T) {
 	}
 }
 
+// TestSkeletonBudget: past the budget, containers nested dropDepth deep keep the members they
+// have, the members of the record and of its first level are all kept, and the JSON stays valid.
+func TestSkeletonBudget(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+		cuts           int
+	}{
+		{"under the budget", `{"a":{"b":[1,2]},"c":3}`, `{"a":{"b":[1,2]},"c":3}`, 0},
+		{"array cut", `{"in":{"r":{"names":["aaaa","bbbb","cccc"]},"id":"t"},"stdout":"x"}`,
+			`{"in":{"r":{"names":["aaaa","bbbb"]},"id":"t"},"stdout":"x"}`, 1},
+		{"nested containers dropped whole", `{"in":{"r":[{"a":1},{"b":[1,2,[3]]},"q"],"id":"t"},"z":[1,2,3,4,5,6,7,8,9]}`,
+			`{"in":{"r":[{"a":1},{"b":[1,2,[3]]}],"id":"t"},"z":[1,2,3,4,5,6,7,8,9]}`, 1},
+		{"brackets in dropped strings", `{"in":{"r":["aaaaaaaaaaaaaaaaaaaa","]}\"]","x"],"id":"t"}}`,
+			`{"in":{"r":["aaaaaaaaaaaaaaaaaaaa"],"id":"t"}}`, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, step := range []int{1, 2, 5, 1 << 20} {
+				got, cuts := skelBudget(tt.in, 64, 30, step)
+				if !json.Valid([]byte(got)) {
+					t.Fatalf("step %d: skeleton %s is not valid JSON", step, got)
+				}
+				if got != tt.want {
+					t.Fatalf("step %d: got %s (%d cuts), want %s", step, got, cuts, tt.want)
+				}
+				if tt.cuts > 0 && cuts == 0 {
+					t.Fatalf("step %d: no cut counted", step)
+				}
+			}
+		})
+	}
+}
+
 // TestWindowedLongLine: a line longer than the window reaches the reader as its skeleton, with
 // Elided set, the lines around it are whole, and line numbers stay true.
 func TestWindowedLongLine(t *testing.T) {
@@ -88,6 +124,13 @@ func FuzzSkeleton(f *testing.F) {
 	f.Add([]byte(`"\\\\\\\""`), 2, 1)
 	f.Fuzz(func(t *testing.T, in []byte, keep, step int) {
 		keep, step = 1+abs(keep)%16, 1+abs(step)%16
+		if budget := keep * 4; true { // a small budget: the cut containers keep the JSON valid too
+			got, _ := skelBudget(string(in), keep, budget, step)
+			whole, _ := skelBudget(string(in), keep, budget, len(in)+1)
+			if json.Valid(in) && !json.Valid([]byte(got)) || got != whole {
+				t.Fatalf("budget %d: skeleton of %q is %q (whole: %q)", budget, in, got, whole)
+			}
+		}
 		got, _ := skel(string(in), keep, step)
 		if len(got) > len(in) {
 			t.Fatalf("skeleton %d bytes longer than input %d", len(got), len(in))

@@ -196,13 +196,14 @@ var errOrdered = errors.New("a record keyed by its order in the file")
 // errOrdered.
 func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *ordinalKeys) error {
 	hooks := &commandMemo{red: opts.Redact}
+	strs := newStrTable()
 	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, withEdits(opts, name, func(rec record) error {
 		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
 		}
-		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, hooks.render)
+		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, hooks.render, strs)
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
@@ -235,8 +236,8 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 // stdin (`input`) is walked for the call's names, and its tool_response — the tool's output,
 // often megabytes — is passed over without being decoded. elided says the record reached the
 // reader as its skeleton (strings over elideKeep cut); command renders the hook's command
-// (commandLine, with its words redacted).
-func hookLogEvent(data []byte, src findings.Source, elided bool, command func(json.RawMessage) string) (hookEvent, string, error) {
+// (commandLine, with its words redacted); strs shares the names that recur from record to record.
+func hookLogEvent(data []byte, src findings.Source, elided bool, command func(json.RawMessage) string, strs *strTable) (hookEvent, string, error) {
 	r, err := decodeRecord(data)
 	if err != nil {
 		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
@@ -258,7 +259,8 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, command func(js
 	if r.Runtime == "" {
 		r.Runtime = runtimes.Default().Runtime()
 	}
-	hi, err := r.hookInput()
+	r.Runtime = strs.intern(r.Runtime)
+	hi, err := r.hookInput(strs)
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
 	}
@@ -309,7 +311,7 @@ func (r *hookLogRecord) unreadable(elided bool) (string, error) {
 
 // hookInput reads the hook's stdin as recorded: decoded first when it was stored base64, and
 // read as far as it goes when the recorder kept only its start.
-func (r *hookLogRecord) hookInput() (hookInput, error) {
+func (r *hookLogRecord) hookInput(strs *strTable) (hookInput, error) {
 	in := []byte(r.Input)
 	names := r.names
 	if r.InputEncoding != "" || r.InputCut != nil {
@@ -320,7 +322,7 @@ func (r *hookLogRecord) hookInput() (hookInput, error) {
 		}
 		in, names = []byte(b), nil
 	}
-	return readNamedInput(in, runtimes.For(r.Runtime), names), nil
+	return readNamedInput(in, runtimes.For(r.Runtime), names, strs), nil
 }
 
 // hookInput is the part of a hook's stdin that names the call.
@@ -332,10 +334,11 @@ type hookInput struct {
 
 // readHookInput reads the hook's stdin as recorded. A stdin of another shape names no call; the
 // answer still counts.
-func readHookInput(raw []byte, b gates.Binding) hookInput { return readNamedInput(raw, b, nil) }
+func readHookInput(raw []byte, b gates.Binding) hookInput { return readNamedInput(raw, b, nil, nil) }
 
-// readNamedInput is readHookInput with the call's names of raw already read (walkRecord), or nil.
-func readNamedInput(raw []byte, b gates.Binding, pre *inputNames) hookInput {
+// readNamedInput is readHookInput with the call's names of raw already read (walkRecord), or nil,
+// and the names that recur (event, tool, session, folder) shared through strs (nil: not shared).
+func readNamedInput(raw []byte, b gates.Binding, pre *inputNames, strs *strTable) hookInput {
 	var hi hookInput
 	var in []byte
 	if c, ok := b.HookInput(raw); ok {
@@ -347,7 +350,7 @@ func readNamedInput(raw []byte, b gates.Binding, pre *inputNames) hookInput {
 		} else {
 			m = jsonscan.Lookup(raw, hookInputKeys[:]...)
 		}
-		hi.event, hi.tool, hi.id, hi.session, hi.cwd = rawStr(m[0]), rawStr(m[1]), rawStr(m[3]), rawStr(m[4]), rawStr(m[5])
+		hi.event, hi.tool, hi.id, hi.session, hi.cwd = strs.str(m[0]), strs.str(m[1]), rawStr(m[3]), strs.str(m[4]), strs.str(m[5])
 		in = m[2]
 	}
 	if len(in) == 0 || string(in) == "null" {

@@ -109,3 +109,49 @@ func inputWalk(b []byte, at int) (int, *inputNames) {
 	}
 	return jsonscan.SkipSpace(b, last) + 1, &names
 }
+
+// strTable shares the strings that recur from record to record (a hook event's name, the tool,
+// the session, the working folder), so that a file of short records does not allocate each of
+// them again for every record. It holds at most maxStrTable strings of at most maxStrLen bytes.
+type strTable struct{ m map[string]string }
+
+const (
+	maxStrTable = 1024
+	maxStrLen   = 256
+)
+
+func newStrTable() *strTable { return &strTable{m: map[string]string{}} }
+
+// str is rawStr(v), shared with the earlier records when v is a short string without escapes.
+func (t *strTable) str(v []byte) string {
+	n := len(v)
+	if t == nil || n < 2 || n-2 > maxStrLen || v[0] != '"' || v[n-1] != '"' {
+		return rawStr(v)
+	}
+	c := v[1 : n-1]
+	if bytes.IndexByte(c, '\\') >= 0 || !jsonscan.Plain(c) {
+		return rawStr(v)
+	}
+	if s, ok := t.m[string(c)]; ok { // no allocation for the lookup
+		return s
+	}
+	s := string(c) // what rawStr returns for a plain string
+	if len(t.m) < maxStrTable {
+		t.m[s] = s
+	}
+	return s
+}
+
+// intern returns s, or the equal string the table already holds.
+func (t *strTable) intern(s string) string {
+	if t == nil || len(s) > maxStrLen {
+		return s
+	}
+	if u, ok := t.m[s]; ok {
+		return u
+	}
+	if len(t.m) < maxStrTable {
+		t.m[s] = s
+	}
+	return s
+}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
@@ -82,5 +84,30 @@ func TestWalkRecordReadsOnce(t *testing.T) {
 	b := []byte(walkSeeds[0])
 	if !walkRecord(b, &names, func(k, v []byte) bool { return true }) || names == nil || string(names[1]) != `"Bash"` {
 		t.Fatalf("names %v", names)
+	}
+}
+
+// TestStrTable checks that a shared string is what rawStr gives, whatever the table already
+// holds, and that the table stops growing at its bound.
+func TestStrTable(t *testing.T) {
+	tab := newStrTable()
+	tab.intern("a\\b")   // a decoded string holding a backslash
+	tab.intern("x\x01y") // and one holding a control character
+	for _, raw := range []string{
+		`"PreToolUse"`, `"PreToolUse"`, `"a\b"`, `"a\\b"`, `"x\u0001y"`, `"é\u00e9"`, `""`, `"` + strings.Repeat("z", maxStrLen+1) + `"`, `42`, `null`,
+	} {
+		if got, want := tab.str([]byte(raw)), rawStr([]byte(raw)); got != want {
+			t.Errorf("str(%s) = %q, rawStr gives %q", raw, got, want)
+		}
+	}
+	for i := 0; i < 2*maxStrTable; i++ {
+		tab.str([]byte(`"s` + strconv.Itoa(i) + `"`))
+	}
+	if len(tab.m) != maxStrTable {
+		t.Errorf("table holds %d strings, want the bound %d", len(tab.m), maxStrTable)
+	}
+	var none *strTable
+	if got := none.str([]byte(`"Bash"`)); got != "Bash" {
+		t.Errorf("nil table: %q", got)
 	}
 }

@@ -3,7 +3,8 @@
 # (`LC_ALL=C grep -c PATTERN`) and against what a user would script (jq), and the recorders against
 # `sh -c true`, in alternating runs, and print one Markdown table for docs/performance.md.
 #
-#   scripts/bench.sh [MODE...]          MODE: transcript stream-json hook-log agc files record (default: all)
+#   scripts/bench.sh [MODE...]          MODE: transcript stream-json hook-log agc files record shapes big
+#                                       (default: all)
 #   scripts/bench.sh --go [OLD.txt]     Go benchmarks of the readers; benchstat against OLD.txt
 #   BENCH_SMOKE=1 scripts/bench.sh      every mode at a tiny size, one pair: checks the script works
 #                                       (seconds; its numbers mean nothing)
@@ -17,6 +18,15 @@
 #   files        the first BENCH_FILES_N (10000) lines of the agc corpus, each in a file of its own
 #                under one folder, against the same lines in one file: memory and wall time must
 #                not grow with the number of files (rows "N files" and "the same in one file")
+#   shapes       for each shape in BENCH_SHAPES ("short short-dense short-sparse sessions") and each
+#                of transcript, stream-json and hook-log, BENCH_SHAPE_SIZE (512MiB) of that shape
+#                (`agc-corpus -shape`, seed 1); "sessions" is the short shape as files of
+#                BENCH_SESSION_SIZE (4MiB) each, seeds 1…N, one per session. No jq. Each row is
+#                against `grep -c` of a pattern in every hook record (ToolUse: in transcripts and
+#                stream-json, hook_ in hook logs); the worst shape is printed last.
+#   big          one 50 MB AGC response on one line (a 50 MB message), one 50 MB hook-log line
+#                (a 50 MB tool_response string), and one whose 50 MB are two million short
+#                strings (a file list): peak RSS is the figure.
 # Each corpus lies inside the --root given to collect (anchoring may read it again, as in a real
 # checkout). Per corpus, BENCH_PAIRS (5) rounds of: collect, then `grep -c` (its output goes to a
 # file: GNU grep stops at the first match when stdout is /dev/null), then jq in the first
@@ -72,7 +82,7 @@ if [[ ${1:-} == --go ]]; then
   exit 0
 fi
 
-all_modes=(transcript stream-json hook-log agc files record)
+all_modes=(transcript stream-json hook-log agc files record shapes big)
 modes=("$@")
 [[ ${#modes[@]} -eq 0 ]] && modes=("${all_modes[@]}")
 for m in "${modes[@]}"; do
@@ -81,9 +91,11 @@ done
 
 if [[ ${BENCH_SMOKE:-0} == 1 ]]; then
   t_size=4MiB s_size=2MiB h_size=2MiB agc_n=500 files_n=200 pairs=1 jq_runs=1 calls=5
+  shape_size=2MiB session_size=512KiB big_bytes=2000000
 else
   t_size=${BENCH_TRANSCRIPT_SIZE:-1GiB} s_size=${BENCH_STREAM_SIZE:-512MiB} h_size=${BENCH_HOOKLOG_SIZE:-512MiB}
   agc_n=${BENCH_AGC_N:-25000} files_n=${BENCH_FILES_N:-10000} pairs=${BENCH_PAIRS:-5} jq_runs=${BENCH_JQ_RUNS:-3} calls=${BENCH_CALLS:-200}
+  shape_size=${BENCH_SHAPE_SIZE:-512MiB} session_size=${BENCH_SESSION_SIZE:-4MiB} big_bytes=50000000
 fi
 [[ ${BENCH_NO_JQ:-0} == 1 ]] && jq_runs=0
 
@@ -111,11 +123,12 @@ CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs -o "$bin/" ./cmd/agc-s
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- corpora ------------------------------------------------------------------------------------
-# corpus KIND BYTES SEED: print the path of that corpus in $root, generating it when missing.
+# corpus KIND BYTES SEED [SHAPE]: print the path of that corpus in $root, generating it when missing.
 corpus() {
-  local f="$root/$1-$2-seed$3.jsonl"
+  local shape=${4:-mixed} f="$root/$1-$2-seed$3.jsonl"
+  [[ $shape == mixed ]] || f="$root/$1-$shape-$2-seed$3.jsonl"
   if [[ ! -f $f ]]; then
-    "$bin/agc-corpus" -kind "$1" -size "$2" -seed "$3" -o "$f.tmp" -stats "$f.stats.json" 2>"$work/corpus.err" ||
+    "$bin/agc-corpus" -kind "$1" -shape "$shape" -size "$2" -seed "$3" -o "$f.tmp" -stats "$f.stats.json" 2>"$work/corpus.err" ||
       { cat "$work/corpus.err" >&2; exit 1; }
     mv "$f.tmp" "$f"
   fi
@@ -180,6 +193,8 @@ check_disk() {
     transcript) [[ -f "$root/transcript-$((t_bytes / 4))-seed1.jsonl" ]] || want=$((want + t_bytes)) ;;
     stream-json) [[ -f "$root/stream-json-$s_bytes-seed1.jsonl" ]] || want=$((want + s_bytes)) ;;
     hook-log) [[ -f "$root/hook-log-$h_bytes-seed1.jsonl" ]] || want=$((want + h_bytes)) ;;
+    shapes) want=$((want + 3 * ${#shapes[@]} * shape_bytes)) ;;
+    big) want=$((want + 3 * big_bytes)) ;;
     esac
   done
   local avail=$(($(df -Pk "$root" | awk 'NR==2{print $4}') * 1024))
@@ -213,8 +228,9 @@ timed() {
 # bench_corpus MODE PATTERN JQ-FILTER FILE...: alternating rounds of collect, grep -c and
 # jq -c FILTER (FILTER may start with "-R ", for input with lines that are not JSON).
 bench_corpus() {
-  local mode=$1 pattern=$2 filter=$3 r bytes jqargs=(-c)
+  local mode=$1 pattern=$2 filter=$3 r bytes jqargs=(-c) jqr=$jq_runs
   shift 3
+  [[ -z $filter ]] && jqr=0
   if [[ $filter == "-R "* ]]; then jqargs+=(-R) filter=${filter#-R }; fi
   bytes=$(stat -c %s "$@" | awk '{n += $1} END {print n}')
   echo "bench: $mode: $# file(s), $bytes bytes, $pairs round(s)" >&2
@@ -226,7 +242,7 @@ bench_corpus() {
   for ((r = 1; r <= pairs; r++)); do
     timed "$mode" collect "$r" "$bytes" 1 "${collect[@]}"
     timed "$mode" grep "$r" "$bytes" 1 grep -c "$pattern" "$@"
-    if ((r <= jq_runs)); then timed "$mode" jq "$r" "$bytes" 1 jq "${jqargs[@]}" "$filter" "$@"; fi
+    if ((r <= jqr)); then timed "$mode" jq "$r" "$bytes" 1 jq "${jqargs[@]}" "$filter" "$@"; fi
   done
 }
 
@@ -291,7 +307,57 @@ GO
   done
 }
 
+# bench_shapes: each shape of BENCH_SHAPES as a transcript, stream-json and hook log.
+bench_shapes() {
+  local sh k n seed pattern files
+  for sh in "${shapes[@]}"; do
+    for k in transcript stream-json hook-log; do
+      pattern=ToolUse:
+      [[ $k == hook-log ]] && pattern=hook_
+      files=()
+      if [[ $sh == sessions ]]; then
+        n=$(((shape_bytes + session_bytes - 1) / session_bytes))
+        for ((seed = 1; seed <= n; seed++)); do files+=("$(corpus "$k" "$session_bytes" "$seed" short)"); done
+      else
+        files+=("$(corpus "$k" "$shape_bytes" 1 "$sh")")
+      fi
+      bench_corpus "shape:$sh:$k" "$pattern" "" "${files[@]}"
+    done
+  done
+}
+
+# bench_big: one 50 MB AGC response (its message) and one 50 MB hook-log line (its tool_response).
+bench_big() {
+  local a="$root/big-agc-$big_bytes.jsonl" h="$root/big-hook-log-$big_bytes.jsonl"
+  if [[ ! -f $a ]]; then
+    { printf '%s' '{"agc":"0.1","gate":{"id":"review","kind":"judgment"},"verdict":"steer","findings":[{"rule":"long","message":"'
+      head -c "$big_bytes" /dev/zero | tr '\0' x
+      printf '%s\n' '","location":{"path":"a.go","line":1}}]}'; } >"$a"
+  fi
+  if [[ ! -f $h ]]; then
+    local agc='{\"agc\":\"0.1\",\"gate\":{\"id\":\"guard\",\"kind\":\"runtime\"},\"verdict\":\"steer\",\"findings\":[{\"rule\":\"r\",\"message\":\"m\"}]}'
+    { printf '%s' '{"time":"2026-11-02T09:00:00Z","runtime":"claude-code","command":["/bin/sh","-c","guard"],"input":{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":{"stdout":"'
+      head -c "$big_bytes" /dev/zero | tr '\0' y
+      printf '%s\n' '"},"tool_use_id":"t"},"exit_code":0,"stdout":"'"$agc"'","stderr":"","duration_ms":1}'; } >"$h"
+  fi
+  # The same hook-log line, its 50 MB made of two million short strings (a Glob's file list).
+  local l="$root/big-hook-list-$big_bytes.jsonl" n=$((big_bytes / 25))
+  if [[ ! -f $l ]]; then
+    local tpl
+    tpl=$(sed 's/"tool_response":{"stdout":"y*"}/"tool_response":{"filenames":[@@]}/' "$h")
+    { printf '%s' "${tpl%%@@*}"
+      printf '"src/pkg/file%010d.go"' 0
+      seq -f ',"src/pkg/file%010g.go"' 1 "$n" | tr -d '\n'
+      printf '%s\n' "${tpl#*@@}"; } >"$l"
+  fi
+  bench_corpus big:agc '"verdict"' "" "$a"
+  bench_corpus big:hook-log hook_ "" "$h"
+  bench_corpus big:hook-log-list hook_ "" "$l"
+}
+
 t_bytes=$(size_bytes "$t_size") s_bytes=$(size_bytes "$s_size") h_bytes=$(size_bytes "$h_size")
+shape_bytes=$(size_bytes "$shape_size") session_bytes=$(size_bytes "$session_size")
+read -r -a shapes <<<"${BENCH_SHAPES:-short short-dense short-sparse sessions}"
 check_disk
 for m in "${modes[@]}"; do
   case $m in
@@ -314,6 +380,8 @@ for m in "${modes[@]}"; do
     ;;
   files) bench_files "$files_n" ;;
   record) bench_record ;;
+  shapes) bench_shapes ;;
+  big) bench_big ;;
   esac
 done
 
@@ -366,7 +434,17 @@ label = {"transcript": lambda b: f"{size(b)} of transcripts (4 files, seeds 1–
 def row(*cells): print("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
 row("work", "agc-sarif", "reference", "ratio or added", "jq", "CPU (user+sys)", "CPU per GiB", "peak RSS")
 print("|---|---|---|---|---|---|---|---|")
-for mode in ("transcript", "stream-json", "hook-log", "agc"):
+shape_modes = [m for m in dict.fromkeys(r[0] for r in rows) if m.startswith(("shape:", "big:"))]
+for m in shape_modes:
+    _, sh, kind = m.split(":", 2) if m.startswith("shape:") else (None, None, m[4:])
+    if sh == "sessions":
+        label[m] = lambda b, sh=sh, kind=kind: f"{size(b)} {kind}, shape sessions (short, one file per session)"
+    elif sh:
+        label[m] = lambda b, sh=sh, kind=kind: f"{size(b)} {kind}, shape {sh}"
+    else:
+        label[m] = lambda b, kind=kind: f"one {size(b)} line ({kind})"
+worst = None
+for mode in ("transcript", "stream-json", "hook-log", "agc", *shape_modes):
     c, g, j = by.get((mode, "collect")), by.get((mode, "grep")), by.get((mode, "jq"), [])
     if not c: continue
     wall = lambda ss: [s["wall"] for s in ss]
@@ -379,6 +457,13 @@ for mode in ("transcript", "stream-json", "hook-log", "agc"):
         spread(per_round(c, g, lambda a, b: a["wall"] / b["wall"]), times), jq,
         spread([s["cpu"] for s in c], secs), secs(cpu / (c[0]["bytes"] / 2**30)),
         f"{max(s['rss'] for s in c):.0f} MiB")
+    if mode.startswith("shape:"):
+        ratio = st.median(per_round(c, g, lambda a, b: a["wall"] / b["wall"]))
+        per_gib = cpu / (c[0]["bytes"] / 2**30)
+        if worst is None or ratio > worst[1]:
+            worst = (mode, ratio, per_gib, max(s["rss"] for s in c))
+if worst:
+    print(f"\nWorst shape: {worst[0][6:]}, {worst[1]:.2f}× grep, {worst[2]:.2f} s CPU per GiB, {worst[3]:.0f} MiB peak RSS.")
 many, one = by.get(("files", "many")), by.get(("files", "one"))
 if many and one:
     wall = lambda ss: [s["wall"] for s in ss]

@@ -2,6 +2,7 @@
 // hook log or AGC JSONL) of a given size for benchmarks, and prints what it holds as JSON.
 //
 //	agc-corpus -kind transcript -size 1GiB -seed 1 -o corpus.jsonl
+//	agc-corpus -kind hook-log -shape short-sparse -size 4MiB -seed 7 -o session.jsonl
 package main
 
 import (
@@ -10,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
@@ -23,6 +25,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	kind := fs.String("kind", string(corpus.Transcript), fmt.Sprintf("what to write: %v", corpus.Kinds()))
 	size := fs.String("size", "64MiB", "size of the corpus (e.g. 256MiB, 1GiB, 10MB, bytes)")
+	shape := fs.String("shape", corpus.Mixed.Name, fmt.Sprintf("how the lines are made: %s", shapeNames()))
 	seed := fs.Int64("seed", 1, "random seed: the same seed, kind and size give the same bytes")
 	out := fs.String("o", "-", `file to write ("-" for stdout)`)
 	statsFile := fs.String("stats", "", "also write the stats JSON to this file")
@@ -30,6 +33,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	k, err := corpus.ParseKind(*kind)
+	if err != nil {
+		fmt.Fprintf(stderr, "agc-corpus: %v\n", err)
+		return 2
+	}
+	sh, err := corpus.ParseShape(*shape)
 	if err != nil {
 		fmt.Fprintf(stderr, "agc-corpus: %v\n", err)
 		return 2
@@ -49,7 +57,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		w, closeOut = f, f.Close
 	}
 	start := time.Now()
-	st, err := corpus.Generate(w, k, n, *seed)
+	st, err := corpus.GenerateShape(w, k, sh, n, *seed)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
@@ -67,4 +75,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// shapeNames lists the shapes with what each means.
+func shapeNames() string {
+	var b strings.Builder
+	for i, sh := range corpus.Shapes() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		long := "lines up to 50 MB"
+		if sh.Short {
+			long = "lines of at most 4 KiB"
+		}
+		fmt.Fprintf(&b, "%s (%s, %d in %d calls judged)", sh.Name, long, sh.Hooked, sh.Of)
+	}
+	return b.String()
 }

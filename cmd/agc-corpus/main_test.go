@@ -19,6 +19,8 @@ func TestRun(t *testing.T) {
 	}{
 		{[]string{"-kind", "hook-log", "-size", "1MiB", "-seed", "2", "-o", out, "-stats", stats}, 0, "hook-log seed=2"},
 		{[]string{"-kind", "yaml"}, 2, `unknown corpus kind "yaml"`},
+		{[]string{"-shape", "round"}, 2, `unknown corpus shape "round"`},
+		{[]string{"-kind", "transcript", "-shape", "short-sparse", "-size", "256KiB", "-o", filepath.Join(dir, "s.jsonl")}, 0, "transcript seed=1"},
 		{[]string{"-size", "huge"}, 2, `bad size "huge"`},
 		{[]string{"-o", filepath.Join(dir, "no", "such", "dir", "x")}, 2, "could not create"},
 	}

@@ -17,14 +17,26 @@ import (
 // contract check. Phase 2 (faster readers) must keep this true.
 func TestCollectMatchesStats(t *testing.T) {
 	sizes := map[corpus.Kind]int64{corpus.Transcript: 8 << 20, corpus.StreamJSON: 8 << 20, corpus.HookLog: 8 << 20, corpus.AGC: 512 << 10}
+	type run struct {
+		k  corpus.Kind
+		sh corpus.Shape
+	}
+	var runs []run
 	for _, k := range corpus.Kinds() {
-		t.Run(string(k), func(t *testing.T) {
+		runs = append(runs, run{k, corpus.Mixed})
+		if k != corpus.AGC {
+			runs = append(runs, run{k, corpus.ShortDense})
+		}
+	}
+	for _, r := range runs {
+		k := r.k
+		t.Run(string(k)+"/"+r.sh.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			f, err := os.Create(filepath.Join(dir, "corpus.jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, err := corpus.Generate(f, k, sizes[k], 5)
+			st, err := corpus.GenerateShape(f, k, r.sh, sizes[k], 5)
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}

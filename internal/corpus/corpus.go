@@ -2,7 +2,8 @@
 // transcripts, stream-json, hook logs and AGC JSONL of a given size, from a seed. The mix follows
 // the real samples: most bytes in large tool results and file contents, lines from a few bytes to
 // 50 MB, about one hook record in twenty lines, AGC responses of every verdict and a few breaches.
-// Generation streams: a big tool result is written in chunks and never held in memory.
+// Generation streams: a big tool result is written in chunks and never held in memory. Shapes
+// (GenerateShape) make other mixes: short lines only, hook records from one in 5 lines to one in 200.
 package corpus
 
 import (
@@ -28,6 +29,41 @@ const (
 	AGC        Kind = "agc"         // AGC responses, one per line
 )
 
+// Shape is how a corpus' lines are made: how long they are and how often a guard judges a call.
+type Shape struct {
+	Name string `json:"name"`
+	// Short leaves out results over 4 KiB and the 50 MB lines: most lines are under 2 KB, as in
+	// a real Claude Code transcript.
+	Short bool `json:"short"`
+	// Hooked of Of tool calls are judged by a guard (a hook log: 4×Hooked of Of PreToolUse
+	// records carry an answer).
+	Hooked int `json:"hooked"`
+	Of     int `json:"of"`
+}
+
+// The shapes GenerateShape accepts. Mixed is the one Generate writes.
+var (
+	Mixed       = Shape{Name: "mixed", Hooked: 1, Of: 10}                      // 97% of bytes in big results, lines up to 50 MB
+	Short       = Shape{Name: "short", Short: true, Hooked: 1, Of: 10}         // short lines, a hook record in ~19 lines
+	ShortDense  = Shape{Name: "short-dense", Short: true, Hooked: 1, Of: 2}    // short lines, a hook record in ~5
+	ShortSparse = Shape{Name: "short-sparse", Short: true, Hooked: 1, Of: 100} // short lines, a hook record in ~200
+)
+
+// Shapes lists the shapes GenerateShape accepts.
+func Shapes() []Shape { return []Shape{Mixed, Short, ShortDense, ShortSparse} }
+
+// ParseShape checks a shape name.
+func ParseShape(s string) (Shape, error) {
+	var names []string
+	for _, sh := range Shapes() {
+		if sh.Name == s {
+			return sh, nil
+		}
+		names = append(names, sh.Name)
+	}
+	return Shape{}, fmt.Errorf("unknown corpus shape %q (want one of %v)", s, names)
+}
+
 // Kinds lists the kinds Generate accepts.
 func Kinds() []Kind { return []Kind{Transcript, StreamJSON, HookLog, AGC} }
 
@@ -44,6 +80,7 @@ func ParseKind(s string) (Kind, error) {
 // Stats says what a generated corpus holds and what a collector should find in it.
 type Stats struct {
 	Kind        Kind  `json:"kind"`
+	Shape       Shape `json:"shape"`
 	Seed        int64 `json:"seed"`
 	Bytes       int64 `json:"bytes"`
 	Lines       int64 `json:"lines"`
@@ -98,7 +135,14 @@ func (s Stats) String() string {
 // Generate writes a corpus of kind, about size bytes (never less; at most one small record
 // more), reproducibly from seed, and says what it holds.
 func Generate(w io.Writer, kind Kind, size int64, seed int64) (Stats, error) {
+	return GenerateShape(w, kind, Mixed, size, seed)
+}
+
+// GenerateShape is Generate with lines of the given shape (the AGC kind has one shape).
+func GenerateShape(w io.Writer, kind Kind, shape Shape, size int64, seed int64) (Stats, error) {
 	g := newGen(w, kind, size, seed)
+	g.shape = shape
+	g.st.Shape = shape
 	var err error
 	switch kind {
 	case Transcript:
@@ -131,6 +175,7 @@ type gen struct {
 	pool  *pool
 	clock time.Time
 	seq   int // tool call counter
+	shape Shape
 }
 
 func newGen(w io.Writer, kind Kind, size, seed int64) *gen {
@@ -217,6 +262,12 @@ func (g *gen) toolUseID() string {
 // contentSize picks the size of a tool result: mostly small, a quarter medium, a few large
 // (log-uniform), and one huge line (hugeLine bytes) per hugeEvery bytes of corpus.
 func (g *gen) contentSize() int {
+	if g.shape.Short {
+		if g.rng.IntN(8) > 0 {
+			return 40 + g.rng.IntN(600)
+		}
+		return logUniform(g.rng, 640, 4<<10)
+	}
 	switch r := g.rng.Float64(); {
 	case r < 0.70:
 		return 40 + g.rng.IntN(1000)
@@ -236,7 +287,7 @@ const (
 
 // hugeDue reports whether the next big content should be a 50 MB one.
 func (g *gen) hugeDue(done *int64) bool {
-	if g.size < 128<<20 || g.left() < hugeLine+(1<<20) {
+	if g.shape.Short || g.size < 128<<20 || g.left() < hugeLine+(1<<20) {
 		return false
 	}
 	next := *done*hugeEvery + min(g.size, hugeEvery)*4/10

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -158,3 +159,43 @@ func TestParseSize(t *testing.T) {
 }
 
 var _ io.Writer = (*counter)(nil)
+
+// TestShapes checks that each short shape makes what its name promises: a median line under
+// 2 KB, no line near the window of the readers, and hook records at the rate it claims.
+func TestShapes(t *testing.T) {
+	rate := map[string][2]float64{"short": {12, 30}, "short-dense": {3, 8}, "short-sparse": {120, 300}} // lines per hook record
+	for _, sh := range []Shape{Short, ShortDense, ShortSparse} {
+		for _, k := range []Kind{Transcript, StreamJSON, HookLog} {
+			var buf bytes.Buffer
+			st, err := GenerateShape(&buf, k, sh, 8<<20, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Shape != sh || st.Bytes != int64(buf.Len()) {
+				t.Errorf("%s %s: stats %+v for %d bytes", sh.Name, k, st.Shape, buf.Len())
+			}
+			var lens []int
+			for _, l := range bytes.Split(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
+				lens = append(lens, len(l))
+			}
+			slices.Sort(lens)
+			if med := lens[len(lens)/2]; med >= 2000 {
+				t.Errorf("%s %s: median line %d bytes, want under 2000", sh.Name, k, med)
+			}
+			// stream-json ends in a result record listing up to 1000 refused calls.
+			if longest := lens[len(lens)-2]; longest > 256<<10 {
+				t.Errorf("%s %s: a line of %d bytes", sh.Name, k, longest)
+			}
+			per := float64(st.Lines) / float64(st.HookRecords)
+			if want := rate[sh.Name]; k != HookLog && (per < want[0] || per > want[1]) {
+				t.Errorf("%s %s: a hook record in %.1f lines, want %v", sh.Name, k, per, want)
+			}
+			if st.Events == 0 || st.Total() == 0 {
+				t.Errorf("%s %s: no events or findings: %s", sh.Name, k, st)
+			}
+		}
+	}
+	if _, err := ParseShape("round"); err == nil {
+		t.Error("ParseShape accepted an unknown shape")
+	}
+}

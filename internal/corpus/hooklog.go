@@ -19,7 +19,7 @@ func (g *gen) hookLog() error {
 	for g.left() > 0 && g.err == nil {
 		c := g.nextCall()
 		pre := oNone
-		if g.rng.IntN(10) < 4 {
+		if g.rng.IntN(g.shape.Of) < 4*g.shape.Hooked {
 			pre = g.pickOutcome()
 			if pre == oPostSteer {
 				pre = oPass

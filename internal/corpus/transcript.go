@@ -54,11 +54,11 @@ type toolCall struct {
 	hooked   bool
 }
 
-// nextCall draws the next tool call: about one in ten is judged by a guard.
+// nextCall draws the next tool call: Hooked in Of (one in ten) are judged by a guard.
 func (g *gen) nextCall() toolCall {
 	g.seq++
 	c := toolCall{id: g.toolUseID()}
-	if g.rng.IntN(10) == 0 {
+	if g.rng.IntN(g.shape.Of) < g.shape.Hooked {
 		c.hooked = true
 		c.out = g.pickOutcome()
 		c.rule = gateRules[g.rng.IntN(len(gateRules))]
