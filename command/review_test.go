@@ -183,8 +183,12 @@ func TestReviewDocIsCurrent(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &req); err != nil || len(req.Comments) != 1 {
 		t.Fatalf("dry run: %v\n%s", err, out.String())
 	}
-	if want := "````markdown\n" + req.Comments[0].Body + "\n````\n"; !strings.Contains(string(doc), want) {
+	want := "````markdown\n" + req.Comments[0].Body + "\n````\n"
+	if !strings.Contains(string(doc), want) {
 		t.Errorf("docs/review.md does not show the comment the code makes:\n%s", want)
+	}
+	if readme, err := os.ReadFile(filepath.Join("..", "README.md")); err != nil || !strings.Contains(string(readme), want) {
+		t.Errorf("README.md does not show the comment the code makes (%v):\n%s", err, want)
 	}
 	wf, err := os.ReadFile(filepath.Join("..", "testdata", "review", "fork-pr-review.yml"))
 	if err != nil {
@@ -197,7 +201,7 @@ func TestReviewDocIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, want, _ := strings.Cut(string(script), "-- want.json --\n")
+	_, want, _ = strings.Cut(string(script), "-- want.json --\n")
 	if !strings.Contains(string(doc), "```json\n"+want+"```\n") {
 		t.Error("docs/review.md's dry-run request is not review.txtar's want.json")
 	}
