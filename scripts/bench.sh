@@ -178,7 +178,7 @@ bench_files() {
   echo "bench: files: $n files against one file of $bytes bytes, $pairs round(s)" >&2
   local many=("$bin/agc-sarif" collect --root "$root" --fail-on none -o "$work/out.sarif" "$d")
   local one=("$bin/agc-sarif" collect --root "$root" --fail-on none -o "$work/out.sarif" "$f")
-  "${many[@]}" 2>/dev/null && "${one[@]}" 2>/dev/null || { echo "bench: files: collect failed" >&2; exit 1; }
+  if ! "${many[@]}" 2>/dev/null || ! "${one[@]}" 2>/dev/null; then echo "bench: files: collect failed" >&2; exit 1; fi
   for ((r = 1; r <= pairs; r++)); do
     timed files many "$r" "$bytes" "$n" "${many[@]}"
     timed files one "$r" "$bytes" 1 "${one[@]}"
