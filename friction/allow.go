@@ -76,9 +76,9 @@ func permissionRule(c *shaped, opts Options) (string, string, []string, bool) {
 	default:
 		rule = ToolName(c.Tool)
 	}
-	own := opts.Redactor.String(rule)
+	own := rule
 	if s := suggestedRule(c.Suggestions); s != "" {
-		return opts.Redactor.String(Scrub(opts.Redactor.String(s), c.Cwd, opts.Paths)), own, prefix, safe
+		return Scrub(s, c.Cwd, opts.Paths), own, prefix, safe
 	}
 	return own, own, prefix, safe
 }

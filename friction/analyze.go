@@ -6,16 +6,13 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // Options tune Analyze.
 type Options struct {
-	Paths    Paths            // maps paths to the repository; required
-	Redactor *redact.Redactor // hides secrets in every text field; nil leaves text as it is
-	Examples int              // examples kept per pattern (0 → DefaultExamples)
-	Window   int              // calls looked at after a refusal for its retry (0 → DefaultWindow)
+	Paths    Paths // maps paths to the repository; required
+	Examples int   // examples kept per pattern (0 → DefaultExamples)
+	Window   int   // calls looked at after a refusal for its retry (0 → DefaultWindow)
 }
 
 // Defaults of Options.
@@ -169,9 +166,9 @@ func matchOf(c *shaped, opts Options) (kind, key string) {
 		if hook == "" {
 			hook = "<hook>"
 		}
-		return KindHook, opts.Redactor.String(Scrub(opts.Redactor.String(hook), c.Cwd, opts.Paths))
+		return KindHook, Scrub(hook, c.Cwd, opts.Paths)
 	case c.Rule != "":
-		return KindGate, opts.Redactor.String(c.Rule)
+		return KindGate, c.Rule
 	}
 	rule, _, _, _ := permissionRule(c, opts)
 	return KindPermission, rule
@@ -213,7 +210,7 @@ func (g *group) add(c *shaped, opts Options) {
 	}
 	if len(g.p.Examples) < opts.Examples {
 		g.p.Examples = append(g.p.Examples, Example{
-			Source:  opts.Redactor.String(c.Source.File),
+			Source:  c.Source.File,
 			Line:    c.Source.Line,
 			Command: safeText(c, opts),
 		})
@@ -392,7 +389,7 @@ func orNothing(s string) string {
 // redacted before the paths are rewritten too, so that a secret is recognised in its whole
 // command (a "?token=" after a path the rewrite would hide).
 func safeText(c *shaped, opts Options) string {
-	return opts.Redactor.String(Scrub(opts.Redactor.String(callText(c)), c.Cwd, opts.Paths))
+	return Scrub(callText(c), c.Cwd, opts.Paths)
 }
 
 // safeWords are the words of safeText.

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 func use(file string, line int, msg, id, cmd string) inputs.CallEvent {
@@ -213,14 +213,15 @@ func TestMarkdownCap(t *testing.T) {
 	}
 }
 
-// TestCorrectionRedacted: a secret that only its whole command shows (mysql's -p) is redacted in
-// the before and after of a correction, not only in the examples.
+// TestCorrectionRedacted: calls reach the ladder as the run's one redaction step (the sink's)
+// hands them; a secret that only its whole command shows (mysql's -p) is then gone from the before
+// and after of a correction too, and the correction is still found.
 func TestCorrectionRedacted(t *testing.T) {
+	red := collect.NewRedactor(true)
 	tl := NewTimeline()
-	tl.Add(use("t", 1, "m1", "A", "mysqldump -u root -pzSE9tSM3gUrr6P shop"))
-	tl.Add(use("t", 2, "m2", "B", "mysql -u root -pzSE9tSM3gUrr6P shop"))
-	rep := tl.Report([]findings.Finding{verdict("A", "PreToolUse", gates.Block)},
-		Options{Paths: testPaths{}, Redactor: redact.New(redact.Options{})})
+	tl.Add(use("t", 1, "m1", "A", red.String("mysqldump -u root -pzSE9tSM3gUrr6P shop")))
+	tl.Add(use("t", 2, "m2", "B", red.String("mysql -u root -pzSE9tSM3gUrr6P shop")))
+	rep := tl.Report([]findings.Finding{verdict("A", "PreToolUse", gates.Block)}, Options{Paths: testPaths{}})
 	out, _ := json.Marshal(rep)
 	if strings.Contains(string(out), "zSE9tSM3gUrr6P") || len(rep.Patterns) != 1 || rep.Patterns[0].Suggest != SuggestHabit ||
 		rep.Patterns[0].Before != "mysqldump" {
