@@ -8,6 +8,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/plural"
 )
 
 // sessionOpen is how many calls the Session section shows before the rest is collapsed.
@@ -66,7 +67,7 @@ func writeSession(b *strings.Builder, fs []findings.Finding, budget int) {
 			days[e.at.UTC().Format(time.DateOnly)] = true
 		}
 	}
-	fmt.Fprintf(b, "### Session (%s)\n\n", plural(len(evs), "call", "calls"))
+	fmt.Fprintf(b, "### Session (%s)\n\n", plural.N(len(evs), "call", "calls"))
 	b.WriteString("The agent's tool calls that met a gate, in the order they happened (times UTC). " +
 		"Then: what followed: the call as the gate rewrote it, or the same session's next call that met a gate " +
 		"(calls that passed every gate are not recorded).\n\n")
@@ -96,7 +97,7 @@ func writeSession(b *strings.Builder, fs []findings.Finding, budget int) {
 		b.WriteString("\n</details>\n")
 	}
 	if n := len(evs) - listed; n > 0 {
-		fmt.Fprintf(b, "\n… %s more are not listed here; all of them are in the SARIF file.\n", plural(n, "call", "calls"))
+		fmt.Fprintf(b, "\n… %s more are not listed here; all of them are in the SARIF file.\n", plural.N(n, "call", "calls"))
 	}
 	b.WriteString("\n")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/ghenv"
+	"github.com/agc-sarif/agc-sarif/internal/plural"
 )
 
 // Limit is the largest job summary GitHub accepts from one step.
@@ -118,18 +119,11 @@ func totals(fs []findings.Finding) map[string]tally {
 	return t
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 func writeTitle(b *strings.Builder, fs []findings.Finding) {
 	t := totals(fs)
 	fmt.Fprintf(b, "## AGC gates: %s, %s, %s, %s\n\n",
-		plural(t["block"].results, "block", "blocks"), plural(t["repaired"].results, "repair", "repairs"),
-		plural(t["steer"].results, "steer", "steers"), plural(t["contract"].results, "contract finding", "contract findings"))
+		plural.N(t["block"].results, "block", "blocks"), plural.N(t["repaired"].results, "repair", "repairs"),
+		plural.N(t["steer"].results, "steer", "steers"), plural.N(t["contract"].results, "contract finding", "contract findings"))
 }
 
 // writeWhyFailed opens the summary with every finding that decides exit status 1, and the
@@ -156,7 +150,7 @@ func writeWhyFailed(b *strings.Builder, in Input, fs []findings.Finding, budget 
 		fmt.Fprintf(b, "**Failing** on: %s. ", strings.Join(names, ", "))
 	}
 	if len(failing) > 0 {
-		fmt.Fprintf(b, "%s make the exit status 1:\n\n", plural(len(failing), "finding", "findings"))
+		fmt.Fprintf(b, "%s the exit status 1:\n\n", plural.N(len(failing), "finding makes", "findings make"))
 	} else {
 		b.WriteString("\n")
 	}
@@ -171,10 +165,10 @@ func writeWhyFailed(b *strings.Builder, in Input, fs []findings.Finding, budget 
 		listed++
 	}
 	if n := len(failing) - listed; n > 0 {
-		fmt.Fprintf(b, "\n… and %s more that fail the step; all of them are in the SARIF file.\n", plural(n, "finding", "findings"))
+		fmt.Fprintf(b, "\n… and %s more that fail the step; all of them are in the SARIF file.\n", plural.N(n, "finding", "findings"))
 	}
 	if len(in.Missing) > 0 {
-		fmt.Fprintf(b, "\n%s could not be read (exit status 2); see \"Read and skipped\" below.\n", plural(len(in.Missing), "input", "inputs"))
+		fmt.Fprintf(b, "\n%s could not be read (exit status 2); see \"Read and skipped\" below.\n", plural.N(len(in.Missing), "input", "inputs"))
 	}
 	b.WriteString("\n")
 }
@@ -321,7 +315,7 @@ func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 			events += count(f)
 		}
 		fmt.Fprintf(b, "\n… %s (%s) more findings are not listed here; all of them are in the SARIF file.\n",
-			fmt.Sprint(n), plural(events, "event", "events"))
+			fmt.Sprint(n), plural.N(events, "event", "events"))
 	}
 	b.WriteString("\n")
 }
@@ -452,7 +446,7 @@ func writeSkipped(b *strings.Builder, in Input) {
 	b.WriteString("### Read and skipped\n\n")
 	if s != nil {
 		fmt.Fprintf(b, "%s read, %d used, %d skipped, %d duplicates dropped.\n\n",
-			plural(s.Records, "record", "records"), s.Used, s.Skipped(), s.Duplicates)
+			plural.N(s.Records, "record", "records"), s.Used, s.Skipped(), s.Duplicates)
 		reasons := s.SkipReasons()
 		for i, r := range reasons {
 			if i == maxListed {

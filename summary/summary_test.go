@@ -92,6 +92,21 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestFailingOneFinding: one failing finding is said in the singular.
+func TestFailingOneFinding(t *testing.T) {
+	in := sample()
+	var one []findings.Finding
+	for _, f := range in.Findings {
+		if f.RuleID == "code-review/sql-injection" {
+			one = append(one, f)
+		}
+	}
+	in.Findings = one
+	if got := Render(in); !strings.Contains(got, "1 finding makes the exit status 1:") {
+		t.Errorf("one failing finding is not said in the singular:\n%s", got)
+	}
+}
+
 // rawHTMLRe matches the start of an HTML tag, comment or declaration.
 var rawHTMLRe = regexp.MustCompile(`<[A-Za-z/!?]`)
 
