@@ -1,13 +1,12 @@
 package inputs
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // CodexEvents is the format of `codex exec --json` events.
@@ -29,12 +28,8 @@ const (
 
 // sniffCodexEvents recognises the stream by its first event: thread.started with a thread_id.
 func sniffCodexEvents(head []byte) bool {
-	line, _, _ := bytes.Cut(head, []byte("\n"))
-	var ev struct {
-		Type     string `json:"type"`
-		ThreadID string `json:"thread_id"`
-	}
-	return json.Unmarshal(line, &ev) == nil && ev.Type == "thread.started" && ev.ThreadID != ""
+	m := jsonscan.Lookup(firstValue(head), "type", "thread_id")
+	return rawIs(m[0], "thread.started") && rawStr(m[1]) != ""
 }
 
 // codexEventTypes are the type prefixes of codex --json events.

@@ -62,16 +62,9 @@ var copilotTypePrefixes = []string{"session.", "user.", "assistant.", "tool.", "
 // sniffCopilotEvents recognises a Copilot events file by its first record: a dotted type of
 // Copilot's (session.start in the session file) read first, and an id, data or timestamp.
 func sniffCopilotEvents(head []byte) bool {
-	d := json.NewDecoder(bytes.NewReader(head))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return false
-	}
-	if k, err := d.Token(); err != nil || k != "type" {
-		return false
-	}
-	t, err := d.Token()
-	s, _ := t.(string)
-	if err != nil || !strings.Contains(s, ".") {
+	key, val := firstMember(head)
+	s := rawStr(val)
+	if rawStr(key) != "type" || !strings.Contains(s, ".") {
 		return false
 	}
 	for _, p := range copilotTypePrefixes {

@@ -1,12 +1,12 @@
 package inputs
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // GeminiSession is the format of a Gemini CLI session file (chats/session-*.jsonl).
@@ -32,9 +32,8 @@ const (
 
 // sniffGeminiSession recognises a session file by its metadata line.
 func sniffGeminiSession(head []byte) bool {
-	line, _, _ := bytes.Cut(head, []byte("\n"))
-	var m geminiSessionRecord
-	return json.Unmarshal(line, &m) == nil && m.SessionID != "" && m.ProjectHash != "" && m.Type == ""
+	m := jsonscan.Lookup(firstValue(head), "sessionId", "projectHash", "type")
+	return rawStr(m[0]) != "" && rawStr(m[1]) != "" && rawStr(m[2]) == ""
 }
 
 // geminiSessionRecord is the part of a session line the reader uses.

@@ -1,7 +1,6 @@
 package inputs
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // GeminiStream is the format of Gemini CLI's `--output-format stream-json` output.
@@ -38,9 +38,8 @@ const (
 // sniffGeminiStream recognises the stream by its first line: an init record with session_id and
 // model.
 func sniffGeminiStream(head []byte) bool {
-	line, _, _ := bytes.Cut(head, []byte("\n"))
-	var r geminiStreamRecord
-	return json.Unmarshal(line, &r) == nil && r.Type == "init" && r.SessionID != "" && r.Model != ""
+	m := jsonscan.Lookup(firstValue(head), "type", "session_id", "model")
+	return rawIs(m[0], "init") && rawStr(m[1]) != "" && rawStr(m[2]) != ""
 }
 
 // geminiStreamRecord is the part of a stream-json line the reader uses.

@@ -38,13 +38,8 @@ var telemetryKeys = map[string]bool{"hrTime": true, "_spanContext": true, "spanC
 // sniffGeminiTelemetry recognises the log by its first object: its first key is one an
 // OpenTelemetry exporter writes, and the head names Gemini.
 func sniffGeminiTelemetry(head []byte) bool {
-	d := json.NewDecoder(bytes.NewReader(head))
-	if t, err := d.Token(); err != nil || t != json.Delim('{') {
-		return false
-	}
-	k, err := d.Token()
-	key, ok := k.(string)
-	return err == nil && ok && telemetryKeys[key] &&
+	key, _ := firstMember(head)
+	return telemetryKeys[rawStr(key)] &&
 		(bytes.Contains(head, []byte(`"gemini_cli.`)) || bytes.Contains(head, []byte(`"gemini-cli"`)) ||
 			bytes.Contains(head, []byte(`"gemini-2`)))
 }

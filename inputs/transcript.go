@@ -67,6 +67,19 @@ func firstValue(head []byte) []byte {
 	return head[i:]
 }
 
+// firstMember returns the raw key (with its quotes) and raw value of the first member of the
+// object head starts with, nil when it starts with none. The value is nil when head ends in it.
+func firstMember(head []byte) (key, val []byte) {
+	jsonscan.MembersAt(head, 0, func(k []byte, at, end int) bool {
+		key = k
+		if end >= 0 {
+			val = head[at:end]
+		}
+		return false
+	})
+	return key, val
+}
+
 func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
