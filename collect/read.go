@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -170,9 +169,12 @@ func (b *readBuffers) reader(r io.Reader, size int64) *bufio.Reader {
 func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Options, set *findings.Set, bufs *readBuffers, par parallel) (inputs.Format, bool, string) {
 	defer set.ListUnlisted(fl.Name)
 	src := findings.Source{File: fl.Name}
-	info, err := os.Stat(fl.Path)
+	fh, info, err := openFile(fl.Path, par.open)
 	if err != nil {
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, unwrapPathError(err))
+	}
+	if fh != nil {
+		defer fh.Close()
 	}
 	if !info.Mode().IsRegular() {
 		// A FIFO or device could block forever or never end: not an input.
@@ -180,15 +182,6 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 		set.Problems = append(set.Problems, findings.Problem{Source: src, Message: msg})
 		return "", false, fmt.Sprintf("%s: %s", fl.Name, msg)
 	}
-	open := par.open
-	if open == nil {
-		open = openInput
-	}
-	fh, err := open(fl.Path)
-	if err != nil {
-		return "", false, fmt.Sprintf("%s: %v", fl.Name, unwrapPathError(err))
-	}
-	defer fh.Close()
 	br := bufs.reader(fh, info.Size())
 	head, err := br.Peek(inputs.SniffSize)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
@@ -230,15 +223,37 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 	return format, false, ""
 }
 
-// openInput opens a file to read. Unlike os.Open it does not offer the file to the runtime's poller,
-// which on Linux costs three more system calls a file and never helps a regular file: a third of
-// the system calls of reading 10,000 small files.
-func openInput(name string) (*os.File, error) {
-	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+// inputFile is an open input: read from the start, by offset, or again from the start.
+type inputFile interface {
+	io.Reader
+	io.ReaderAt
+	io.Seeker
+	io.Closer
+}
+
+// openFile opens an input and says what it is. With open nil it is openRaw: one open and one
+// fstat, no *os.File (which on Linux costs a system call more, and registering with the
+// runtime's poller three more, and never helps a regular file). A file that is not regular is
+// returned closed (nil) when its open could block.
+func openFile(name string, open func(string) (*os.File, error)) (inputFile, fs.FileInfo, error) {
+	if open == nil {
+		return openRaw(name)
 	}
-	return os.NewFile(uintptr(fd), name), nil
+	return statOpen(name, open)
+}
+
+// statOpen stats name and opens it with open when it is a regular file: an open of a FIFO
+// could block forever.
+func statOpen(name string, open func(string) (*os.File, error)) (inputFile, fs.FileInfo, error) {
+	info, err := os.Stat(name)
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, info, err
+	}
+	fh, err := open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return fh, info, nil
 }
 
 // judgmentFormat is the reader of a file named as a reviewing agent's output: a transcript or
@@ -272,7 +287,7 @@ const maxDeepDetect = 1 << 30
 // Markdown or text file is a judging agent's final message; else the file is searched line by
 // line for the first recognisable input, and read from its start (br is reset to it) with that
 // line's format. When nothing is found it returns "" and why, for a loud problem.
-func detectNamed(ctx context.Context, fl file, fh *os.File, br *bufio.Reader, head []byte) (inputs.Format, string, error) {
+func detectNamed(ctx context.Context, fl file, fh inputFile, br *bufio.Reader, head []byte) (inputs.Format, string, error) {
 	if f := fallbackFormat(fl.Name, head); f != "" {
 		return f, "", nil
 	}

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
+	"syscall"
 )
 
 // A part of a big file read in parallel (chunks.go) is read through windows of the file: bounded
@@ -43,6 +43,11 @@ type windowReader struct {
 	known  []span // lines ahead whose end is known (their newline the last byte): not searched
 }
 
+// Mappable is an open file whose descriptor windows may be mapped from (an *os.File is one).
+type Mappable interface {
+	SyscallConn() (syscall.RawConn, error)
+}
+
 // newWindowReader reads [start, end) of at with windows of size bytes (0: defaultWindow),
 // mapped when at is a file that can be mapped.
 func newWindowReader(at io.ReaderAt, start, end int64, size int) *windowReader {
@@ -50,7 +55,7 @@ func newWindowReader(at io.ReaderAt, start, end int64, size int) *windowReader {
 		size = defaultWindow
 	}
 	w := &windowReader{at: at, size: size, pos: start, end: end, winOff: -1}
-	if f, ok := at.(*os.File); ok {
+	if f, ok := at.(Mappable); ok {
 		w.mapper = newMapper(f)
 	}
 	return w

@@ -10,11 +10,11 @@ import (
 // mapper maps windows of a file read-only: the page cache's pages themselves, no copy. Pages of a
 // mapping count in the process's resident memory while mapped, so a reader keeps one window.
 type mapper struct {
-	f    *os.File
+	f    Mappable
 	page int64
 }
 
-func newMapper(f *os.File) *mapper { return &mapper{f: f, page: int64(os.Getpagesize())} }
+func newMapper(f Mappable) *mapper { return &mapper{f: f, page: int64(os.Getpagesize())} }
 
 // window maps the n bytes of the file from off on. It returns the mapping, which starts at the
 // page boundary base at or before off.

@@ -2,15 +2,12 @@
 
 package inputs
 
-import (
-	"errors"
-	"os"
-)
+import "errors"
 
 // mapper is unused where files are not mapped: windows are read instead.
 type mapper struct{}
 
-func newMapper(*os.File) *mapper { return nil }
+func newMapper(Mappable) *mapper { return nil }
 
 func (*mapper) window(int64, int) ([]byte, int64, error) {
 	return nil, 0, errors.New("not mapped on this system")
