@@ -35,7 +35,8 @@ var agcKey = lazyre.New(`"agc"\s*:`)
 
 // sniffAGC recognises a file that starts with a JSON object or array holding an "agc" key, or
 // whose first line is the text form.
-func sniffAGC(head []byte) bool {
+func sniffAGC(h *head) bool {
+	head := h.raw
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(t) == 0 {
 		return false

@@ -35,7 +35,7 @@ func TestSniffAGC(t *testing.T) {
 		{"empty", "", false},
 	}
 	for _, tt := range tests {
-		if got := sniffAGC([]byte(tt.head)); got != tt.want {
+		if got := sniffAGC(newHead([]byte(tt.head))); got != tt.want {
 			t.Errorf("%s: sniffAGC = %v, want %v", tt.name, got, tt.want)
 		}
 	}

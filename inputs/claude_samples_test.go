@@ -125,7 +125,7 @@ func TestNotClaude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sniffTranscript(data) || sniffStreamJSON(data) {
+	if sniffTranscript(newHead(data)) || sniffStreamJSON(newHead(data)) {
 		t.Errorf("a PermissionRequest hook's own log was detected as a Claude Code transcript or stream-json")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // CodexEvents is the format of `codex exec --json` events.
@@ -27,9 +26,8 @@ const (
 )
 
 // sniffCodexEvents recognises the stream by its first event: thread.started with a thread_id.
-func sniffCodexEvents(head []byte) bool {
-	m := jsonscan.Lookup(firstValue(head), "type", "thread_id")
-	return rawIs(m[0], "thread.started") && rawStr(m[1]) != ""
+func sniffCodexEvents(h *head) bool {
+	return rawIs(h.get("type"), "thread.started") && rawStr(h.get("thread_id")) != ""
 }
 
 // codexEventTypes are the type prefixes of codex --json events.

@@ -63,7 +63,7 @@ func TestCodexEventsReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sniffCodexEvents([]byte(tt.text)); got != tt.sniff {
+			if got := sniffCodexEvents(newHead([]byte(tt.text))); got != tt.sniff {
 				t.Fatalf("sniff %v, want %v", got, tt.sniff)
 			}
 			if !tt.sniff {

@@ -35,12 +35,11 @@ const (
 
 // sniffCodexRollout recognises a rollout by its first record: a session_meta whose payload
 // names a Codex originator or CLI version.
-func sniffCodexRollout(head []byte) bool {
-	m := jsonscan.Lookup(firstValue(head), "type", "payload")
-	if rawStr(m[0]) != "session_meta" {
+func sniffCodexRollout(h *head) bool {
+	if !rawIs(h.get("type"), "session_meta") {
 		return false
 	}
-	p := jsonscan.Lookup(m[1], "originator", "cli_version")
+	p := jsonscan.Lookup(h.get("payload"), "originator", "cli_version")
 	return strings.HasPrefix(rawStr(p[0]), "codex") || p[1] != nil
 }
 

@@ -127,7 +127,7 @@ func TestCodexRolloutReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !sniffCodexRollout([]byte(tt.text)) {
+			if !sniffCodexRollout(newHead([]byte(tt.text))) {
 				t.Fatal("not detected as a rollout")
 			}
 			set := findings.NewSet()

@@ -61,8 +61,9 @@ var copilotTypePrefixes = []string{"session.", "user.", "assistant.", "tool.", "
 
 // sniffCopilotEvents recognises a Copilot events file by its first record: a dotted type of
 // Copilot's (session.start in the session file) read first, and an id, data or timestamp.
-func sniffCopilotEvents(head []byte) bool {
-	key, val := firstMember(head)
+func sniffCopilotEvents(h *head) bool {
+	head := h.raw
+	key, val := h.first()
 	s := rawStr(val)
 	if rawStr(key) != "type" || !strings.Contains(s, ".") {
 		return false

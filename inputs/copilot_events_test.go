@@ -145,7 +145,7 @@ func TestCopilotEventsReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !sniffCopilotEvents([]byte(tt.text)) {
+			if !sniffCopilotEvents(newHead([]byte(tt.text))) {
 				t.Fatal("not detected as Copilot events")
 			}
 			set := findings.NewSet()

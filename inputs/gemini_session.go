@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // GeminiSession is the format of a Gemini CLI session file (chats/session-*.jsonl).
@@ -31,9 +30,8 @@ const (
 )
 
 // sniffGeminiSession recognises a session file by its metadata line.
-func sniffGeminiSession(head []byte) bool {
-	m := jsonscan.Lookup(firstValue(head), "sessionId", "projectHash", "type")
-	return rawStr(m[0]) != "" && rawStr(m[1]) != "" && rawStr(m[2]) == ""
+func sniffGeminiSession(h *head) bool {
+	return rawStr(h.get("sessionId")) != "" && rawStr(h.get("projectHash")) != "" && rawStr(h.get("type")) == ""
 }
 
 // geminiSessionRecord is the part of a session line the reader uses.

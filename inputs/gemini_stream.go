@@ -9,7 +9,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
-	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // GeminiStream is the format of Gemini CLI's `--output-format stream-json` output.
@@ -37,9 +36,8 @@ const (
 
 // sniffGeminiStream recognises the stream by its first line: an init record with session_id and
 // model.
-func sniffGeminiStream(head []byte) bool {
-	m := jsonscan.Lookup(firstValue(head), "type", "session_id", "model")
-	return rawIs(m[0], "init") && rawStr(m[1]) != "" && rawStr(m[2]) != ""
+func sniffGeminiStream(h *head) bool {
+	return rawIs(h.get("type"), "init") && rawStr(h.get("session_id")) != "" && rawStr(h.get("model")) != ""
 }
 
 // geminiStreamRecord is the part of a stream-json line the reader uses.

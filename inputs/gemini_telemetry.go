@@ -37,8 +37,9 @@ var telemetryKeys = map[string]bool{"hrTime": true, "_spanContext": true, "spanC
 
 // sniffGeminiTelemetry recognises the log by its first object: its first key is one an
 // OpenTelemetry exporter writes, and the head names Gemini.
-func sniffGeminiTelemetry(head []byte) bool {
-	key, _ := firstMember(head)
+func sniffGeminiTelemetry(h *head) bool {
+	head := h.raw
+	key, _ := h.first()
 	return telemetryKeys[rawStr(key)] &&
 		(bytes.Contains(head, []byte(`"gemini_cli.`)) || bytes.Contains(head, []byte(`"gemini-cli"`)) ||
 			bytes.Contains(head, []byte(`"gemini-2`)))

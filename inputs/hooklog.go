@@ -25,32 +25,27 @@ type hookLogReader struct{}
 // sniffHookLog reports whether the first record of head has the `exit_code`, `command` and
 // `stdout` keys of a hook-log record. When the head ends inside the first record (a huge `input`),
 // the keys seen so far must all be hook-log keys and include `command` and `input`.
-func sniffHookLog(head []byte) bool {
-	keys, complete := topKeys(head)
-	if complete || keys["exit_code"] {
-		return keys["exit_code"] && keys["command"] && keys["stdout"]
-	}
-	if !keys["command"] || !keys["input"] {
-		return false
-	}
-	for k := range keys {
-		if _, ok := hooklog.Lookup([]byte(k)); !ok {
-			return false
+func sniffHookLog(h *head) bool {
+	var exit, command, stdout, input, foreign bool
+	complete := h.keys(func(k []byte) {
+		switch string(k) {
+		case "exit_code":
+			exit = true
+		case "command":
+			command = true
+		case "stdout":
+			stdout = true
+		case "input":
+			input = true
 		}
-	}
-	return true
-}
-
-// topKeys lists the top-level keys of the first JSON object in b, and whether that object was
-// read to its end (false when b ends inside it, or it is not an object). A key whose value b cuts
-// is listed. Values are skipped, not decoded.
-func topKeys(b []byte) (map[string]bool, bool) {
-	keys := map[string]bool{}
-	whole := jsonscan.MembersAt(b, 0, func(key []byte, _, _ int) bool {
-		keys[rawStr(key)] = true
-		return true
+		if _, ok := hooklog.Lookup(k); !ok {
+			foreign = true
+		}
 	})
-	return keys, whole
+	if complete || exit {
+		return exit && command && stdout
+	}
+	return command && input && !foreign
 }
 
 // hookLogRecord is one hook-log record as read: the writer's own type, read field by field

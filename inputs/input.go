@@ -78,7 +78,7 @@ type format struct {
 	name Format
 	// sniff reports whether head (the first bytes of a file, up to SniffSize) looks like this
 	// format. Formats are tried in registration order; the first match wins.
-	sniff  func(head []byte) bool
+	sniff  func(h *head) bool
 	reader Reader
 }
 
@@ -122,9 +122,10 @@ func ParseFormat(s string) (Format, error) {
 }
 
 // Detect names the format of a file from its first bytes, or "" when nothing recognises it.
-func Detect(head []byte) Format {
+func Detect(b []byte) Format {
+	h := newHead(b)
 	for _, f := range formats() {
-		if f.sniff(head) {
+		if f.sniff(h) {
 			return f.name
 		}
 	}

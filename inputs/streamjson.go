@@ -21,18 +21,19 @@ type streamJSONReader struct {
 
 // sniffStreamJSON recognises stream-json by its first message, `"type":"system"` with a subtype,
 // either as the first line or as the first element of an array.
-func sniffStreamJSON(head []byte) bool {
-	v := firstValue(head)
-	if len(v) > 0 && v[0] == '[' {
+func sniffStreamJSON(h *head) bool {
+	if i := jsonscan.SkipSpace(h.raw, 0); i < len(h.raw) && h.raw[i] == '[' { // a JSON array of messages
+		v := firstValue(h.raw)
 		i := jsonscan.SkipSpace(v, 1)
 		if e := jsonscan.ValueEnd(v, i); e > 0 {
 			v = v[i:e]
 		} else {
 			v = v[i:]
 		}
+		m := jsonscan.Lookup(v, "type", "subtype", "sessionId", "parentUuid")
+		return rawStr(m[0]) == "system" && rawStr(m[1]) != "" && m[2] == nil && m[3] == nil
 	}
-	m := jsonscan.Lookup(v, "type", "subtype", "sessionId", "parentUuid")
-	return rawStr(m[0]) == "system" && rawStr(m[1]) != "" && m[2] == nil && m[3] == nil
+	return rawIs(h.get("type"), "system") && rawStr(h.get("subtype")) != "" && h.get("sessionId") == nil && h.get("parentUuid") == nil
 }
 
 func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {

@@ -35,7 +35,14 @@ var (
 // sniffTranscript recognises a transcript by its first records: objects with "type", one of them
 // with the camelCase envelope keys ("sessionId", "parentUuid"; "leafUuid" of a summary) that
 // stream-json does not use.
-func sniffTranscript(head []byte) bool {
+func sniffTranscript(h *head) bool {
+	if rawStr(h.get("type")) == "" {
+		return false // the first record says what it is, as every transcript record does
+	}
+	if h.get("sessionId") != nil || h.get("parentUuid") != nil || h.get("leafUuid") != nil {
+		return true
+	}
+	head := h.raw
 	i := jsonscan.SkipSpace(head, 0)
 	for n := 0; n < 16 && i < len(head); n++ {
 		e := jsonscan.ValueEnd(head, i)
@@ -65,19 +72,6 @@ func firstValue(head []byte) []byte {
 		return head[i:e]
 	}
 	return head[i:]
-}
-
-// firstMember returns the raw key (with its quotes) and raw value of the first member of the
-// object head starts with, nil when it starts with none. The value is nil when head ends in it.
-func firstMember(head []byte) (key, val []byte) {
-	jsonscan.MembersAt(head, 0, func(k []byte, at, end int) bool {
-		key = k
-		if end >= 0 {
-			val = head[at:end]
-		}
-		return false
-	})
-	return key, val
 }
 
 func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {

@@ -280,10 +280,10 @@ func TestTranscriptSniff(t *testing.T) {
 		{`{"type":"a"}` + "\n" + `{"no":"type"}` + "\n" + tAttach(`"type":"hook_success"`), false, false},
 	}
 	for _, tc := range tests {
-		if got := sniffTranscript([]byte(tc.head)); got != tc.transcript {
+		if got := sniffTranscript(newHead([]byte(tc.head))); got != tc.transcript {
 			t.Errorf("sniffTranscript(%.60s) = %v", tc.head, got)
 		}
-		if got := sniffStreamJSON([]byte(tc.head)); got != tc.stream {
+		if got := sniffStreamJSON(newHead([]byte(tc.head))); got != tc.stream {
 			t.Errorf("sniffStreamJSON(%.60s) = %v", tc.head, got)
 		}
 	}
