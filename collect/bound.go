@@ -32,6 +32,16 @@ func bound(cfg Config) findings.Bound {
 	}
 }
 
+// aggregating makes the sets Run reads into: repeats of one rule at one place merged as they come
+// (maxExamples kept), the lightest groups dropped past b.
+func aggregating(b findings.Bound) func() *findings.Set {
+	return func() *findings.Set {
+		s := findings.NewAggregateSet(maxExamples)
+		s.Limit(b)
+		return s
+	}
+}
+
 // leveled is f as setLevels will leave it.
 func leveled(cfg Config, f findings.Finding) findings.Finding {
 	setLevel(cfg.FailOn, cfg.Levels, &f)

@@ -36,8 +36,9 @@ func (c *Checked) Failed() bool {
 	return len(c.Missing)+len(c.Unreadable)+len(c.Unrecognised) > 0
 }
 
-// Check reads the inputs of cfg as Run does, one file at a time, for `agc-sarif check`: it
-// anchors nothing, merges nothing and writes no SARIF; every breach and problem is kept apart.
+// Check reads the inputs of cfg with Run's read loop (readAll), one file at a time, for
+// `agc-sarif check`: it anchors nothing, merges nothing and writes no SARIF; every breach and
+// problem is kept apart.
 func Check(ctx context.Context, cfg Config) (*Checked, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = func(string) string { return "" }
@@ -54,15 +55,10 @@ func Check(ctx context.Context, cfg Config) (*Checked, error) {
 	out.Missing = append(ex.Missing, out.Missing...)
 	red := NewRedactor(cfg.Redact)
 	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Sink: inputs.Funcs{Redactf: red.String}}
-	set := findings.NewSet()
-	st := newReadStats(len(ex.Files))
-	var bufs readBuffers
-	for i, f := range ex.Files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		format, ignored, unreadable := readFile(ctx, f, cfg.Format, opts, set, &bufs, parallel{jobs: 1, fileJobs: 1})
-		st.note(i, format, ignored, unreadable)
+	// Run's read loop, one file at a time, into sets that keep every finding apart.
+	set, st := readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: 1}, findings.NewSet, nil)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	out.Warnings = append(noFileWarns, folderWarnings(ex, st.read)...)
 	out.Unrecognised = unrecognisedNamed(ex, st.read, set)

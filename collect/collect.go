@@ -137,7 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured || cfg.Consumer != nil, MaxRecord: cfg.MaxRecord, Calls: cfg.Consumer != nil}
 	par := parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize, open: cfg.Open}
 	res.Set, res.Files, res.Notes = snk.read(ctx, opts, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
-		return readAll(ctx, ex.Files, cfg.Format, opts, par, bound(cfg), snk.merged)
+		return readAll(ctx, ex.Files, cfg.Format, opts, par, aggregating(bound(cfg)), snk.merged)
 	})
 	res.Warnings = append(noFileWarns, folderWarnings(ex, res.Files.read)...)
 	res.Unrecognised = unrecognisedNamed(ex, res.Files.read, res.Set)

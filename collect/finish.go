@@ -8,6 +8,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/internal/plural"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/sarif"
 )
 
@@ -46,6 +47,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, snk *
 		ExecutionSuccessful: true, // an unreadable input is an error notification, not a failed run
 		Start:               start,
 		End:                 cfg.Now(),
+		Checks:              runtimes.Checks(),
 	})
 	if err != nil {
 		return fmt.Errorf("building SARIF: %w", err)

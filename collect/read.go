@@ -32,8 +32,10 @@ type readStats struct {
 // merged as soon as those before it are, and at most aheadPerJob files per goroutine are read
 // ahead of the merge, so that memory grows with neither the number of files nor the records:
 // each finding is anchored by the sink (opts.Sink) and merged with its repeats as it is read.
-// merged, when not nil, is told each file merged, in order.
-func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, par parallel, b findings.Bound, merged func(name string)) (*findings.Set, readStats) {
+// newSet makes each file's set and the one they merge into: Run's aggregate (aggregating), or
+// Check's findings.NewSet, which keeps every finding apart. merged, when not nil, is told each
+// file merged, in order.
+func readAll(ctx context.Context, files []file, format inputs.Format, opts inputs.Options, par parallel, newSet func() *findings.Set, merged func(name string)) (*findings.Set, readStats) {
 	jobs := max(par.jobs, 1)
 	// Fewer files than goroutines: each file may read its parts at once with the rest.
 	par.fileJobs = max(jobs/max(len(files), 1), 1)
@@ -57,8 +59,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 			var bufs readBuffers // one worker's buffers, reused from file to file
 			for i := range next {
 				if ctx.Err() == nil { // cancelled: not started, left out of the merge
-					set := findings.NewAggregateSet(maxExamples)
-					set.Limit(b)
+					set := newSet()
 					f, ignored, unreadable := readFile(ctx, files[i], format, opts, set, &bufs, par)
 					results[i] = outcome{set, f, ignored, unreadable}
 				}
@@ -75,8 +76,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 		close(next)
 	}()
 
-	all := findings.NewAggregateSet(maxExamples)
-	all.Limit(b)
+	all := newSet()
 	st := newReadStats(len(files))
 	for i := range files {
 		<-done[i]

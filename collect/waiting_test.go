@@ -132,7 +132,7 @@ func TestSessionAnchorReadPaths(t *testing.T) {
 			} else {
 				reads = append(reads, "findings")
 			}
-			return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs}, bound(cfg), nil)
+			return readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: cfg.Jobs}, aggregating(bound(cfg)), nil)
 		})
 		if (len(reads) > 1) != (len(notes) > 0) {
 			t.Errorf("maxWaiting %d: %d reads, notes %q: a second read must be said, and only then", tc.maxWaiting, len(reads), notes)

@@ -21,6 +21,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/review"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
 	"github.com/agc-sarif/agc-sarif/upload"
 )
@@ -392,7 +393,8 @@ func stepSummary(_ context.Context, s *actionState) error {
 		Missing: unreadInputs(res),
 		Failed:  outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
-		Limit: summary.Limit - len(section) - 2, // room for the Friction section
+		Limit:  summary.Limit - len(section) - 2, // room for the Friction section
+		Checks: runtimes.Checks(),
 	})
 	md = summary.AddSection(md, section, summary.Limit)
 	if err := ghenv.AppendFile(p, md); err != nil {

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/agent"
-	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
@@ -31,7 +30,7 @@ func TestBindingsHaveTestdata(t *testing.T) {
 				seen[r.RuleID] = true
 			}
 			for _, id := range b.Checks() {
-				if _, ok := gates.LookupCheck(id); !ok {
+				if _, ok := runtimes.Checks().Lookup(id); !ok {
 					t.Errorf("binding %q names check %q, which is not in the checks table", b.Runtime(), id)
 				}
 				if !seen[id] {

@@ -68,6 +68,7 @@ func runtimeList() string {
 // status: 2 when an input could not be read or no record was read, 1 on a breach, else 0.
 func report(env *Env, res *collect.Checked) int {
 	w := env.actionsLog().Stdout() // the report quotes agent text: escaped, wrapped in Actions
+	checks := runtimes.Checks()
 	errs, breaches := 0, 0
 	for _, l := range res.Lines {
 		if l.Problem != nil {
@@ -76,7 +77,7 @@ func report(env *Env, res *collect.Checked) int {
 			breaches++
 			continue
 		}
-		printBreach(w, l.Finding.Source, l.Finding.Severity, l.Finding.RuleID, l.Finding.Message)
+		printBreach(w, checks, l.Finding.Source, l.Finding.Severity, l.Finding.RuleID, l.Finding.Message)
 		breaches++
 		if l.Finding.Severity == findings.Error {
 			errs++
@@ -119,10 +120,10 @@ func withLevel(m, level string) string {
 	return level + ": " + m
 }
 
-// printBreach prints one breach and the fix of its check.
-func printBreach(w io.Writer, src findings.Source, level findings.Level, rule, msg string) {
+// printBreach prints one breach and the fix of its check, from its row in checks.
+func printBreach(w io.Writer, checks gates.Rows, src findings.Source, level findings.Level, rule, msg string) {
 	fmt.Fprintf(w, "%s: %s: %s: %s\n", src.File+lineSuffix(src.Line), level, rule, msg)
-	if c, ok := gates.LookupCheck(rule); ok {
+	if c, ok := checks.Lookup(rule); ok {
 		fmt.Fprintf(w, "    fix: %s\n", c.Fix)
 	}
 }
@@ -153,16 +154,17 @@ func checkHookAnswer(c *cli.Context, env *Env) error {
 	}
 	red := collect.NewRedactor(c.Bool("redact")).String
 	w := env.actionsLog().Stdout()
+	checks := runtimes.Checks()
 	errs := 0
 	for _, b := range res.Breaches {
 		level := findings.Error
-		if ch, ok := gates.LookupCheck(b.Check); ok {
+		if ch, ok := checks.Lookup(b.Check); ok {
 			level = findings.Level(ch.Level)
 		}
 		if level == findings.Error {
 			errs++
 		}
-		printBreach(w, findings.Source{File: name, Line: max(b.Line, 1)}, level, b.Check, red(b.Message))
+		printBreach(w, checks, findings.Source{File: name, Line: max(b.Line, 1)}, level, b.Check, red(b.Message))
 	}
 	what := fmt.Sprintf("the %s answer (exit status %d) as %s reads it, carrying %s", c.String("event"), c.Int("exit-status"),
 		c.String("runtime"), plural(len(res.Responses), "AGC response", "AGC responses"))

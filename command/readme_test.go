@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files and generated README sections")
@@ -20,14 +20,14 @@ var update = flag.Bool("update", false, "rewrite golden files and generated READ
 func checksTable() string {
 	var b strings.Builder
 	b.WriteString("| rule | binding | level | what broke | how to fix |\n|---|---|---|---|---|\n")
-	for _, c := range gates.Checks() {
+	for _, c := range runtimes.Checks() {
 		fix := strings.ReplaceAll(c.Fix, "|", `\|`)
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.ID, c.Binding, c.Level, strings.ReplaceAll(c.Short, "|", `\|`), fix)
 	}
 	return b.String()
 }
 
-// TestReadmeChecks keeps the table of contract checks in docs/contract.md equal to gates.Checks().
+// TestReadmeChecks keeps the table of contract checks in docs/contract.md equal to runtimes.Checks().
 func TestReadmeChecks(t *testing.T) {
 	const start, end = "<!-- checks:start -->\n", "<!-- checks:end -->"
 	const page = "../docs/contract.md"
@@ -52,7 +52,7 @@ func TestReadmeChecks(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("docs/contract.md's table of contract checks is out of date with gates/checks.go; run: go test ./command -run TestReadmeChecks -update")
+	t.Errorf("docs/contract.md's table of contract checks is out of date with the check rows (gates/checks.go, runtimes/*/checks.go); run: go test ./command -run TestReadmeChecks -update")
 }
 
 // TestReadmeFormats keeps the --format list of "The command line" in docs/inputs.md equal to

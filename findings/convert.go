@@ -70,8 +70,9 @@ func fill(dst *string, v string) {
 }
 
 // FromBreach turns a contract breach into a finding under rule agc/<check>, at the check's
-// default level. base carries Source, Call, EventKey and Time as in FromResponse.
-func FromBreach(b gates.Breach, base Finding) Finding {
+// default level: the level of its shared row, or of its row in own, the rows of the binding that
+// reported it (Binding.Rows). base carries Source, Call, EventKey and Time as in FromResponse.
+func FromBreach(b gates.Breach, base Finding, own ...gates.Rows) Finding {
 	f := base
 	f.RuleID = b.Check
 	f.Gate = "agc"
@@ -82,6 +83,11 @@ func FromBreach(b gates.Breach, base Finding) Finding {
 	f.Level = Error
 	if c, ok := gates.LookupCheck(b.Check); ok {
 		f.Level = Level(c.Level)
+	}
+	for _, rows := range own {
+		if c, ok := rows.Lookup(b.Check); ok {
+			f.Level = Level(c.Level)
+		}
 	}
 	f.Severity = f.Level
 	f.Message = b.Message

@@ -20,6 +20,9 @@ type Binding interface {
 	// Checks are the ids of the hook checks CheckHook can report besides the generic ones (see
 	// GenericCheck); each is shown by the binding's testdata.
 	Checks() []string
+	// Rows are the table rows of the binding's own checks, those of Checks that are not shared
+	// rows of this package (Checks()); a binding with no checks of its own has none.
+	Rows() Rows
 	// ToolCall reads what a call was about from its tool name and input; an empty tool reads
 	// any field that one of the runtime's tools uses.
 	ToolCall(tool string, input json.RawMessage) ToolCall
@@ -67,12 +70,13 @@ type ToolCall struct {
 }
 
 // GenericCheck reports whether a check holds for a hook of any runtime: the response's own
-// contract, its gate kind, and a hook that failed open.
+// contract, its gate kind, and a hook that failed open. A check that is not a shared row is a
+// binding's own, which holds for that binding only.
 func GenericCheck(id string) bool {
 	if c, ok := LookupCheck(id); ok {
 		return c.Binding == "any" || id == CheckRuntimeWrongKind || id == CheckHookFailedOpen
 	}
-	return true
+	return false
 }
 
 // HoldsFor returns whether a check holds for b's hooks: one that holds for any runtime

@@ -1,7 +1,8 @@
 package gates
 
 // Check describes one contract check: a way a gate can break AGC 0.1 or its binding. The SARIF
-// rules, the README table and the messages of `agc-sarif check` are all made from this table.
+// rules, the README table and the messages of `agc-sarif check` are all made from these rows: the
+// shared ones below and each binding's own (Binding.Rows), joined by the registry.
 type Check struct {
 	ID       string // rule id, "agc/<check>"
 	Name     string // PascalCase name for SARIF reportingDescriptor.name
@@ -23,45 +24,30 @@ type Breach struct {
 
 // Check ids. Keep them stable: they are SARIF rule ids, and alerts are keyed on them.
 const (
-	CheckInvalidJSON           = "agc/invalid-json"
-	CheckSchema                = "agc/schema"
-	CheckUnsupportedVersion    = "agc/unsupported-version"
-	CheckNewerMinorVersion     = "agc/newer-minor-version"
-	CheckVerdictTooLight       = "agc/verdict-lighter-than-findings"
-	CheckJudgmentNoBlock       = "agc/judgment-no-block"
-	CheckJudgmentManyBlocks    = "agc/judgment-multiple-blocks"
-	CheckJudgmentNotLast       = "agc/judgment-block-not-last"
-	CheckJudgmentWrongKind     = "agc/judgment-wrong-kind"
-	CheckJudgmentProse         = "agc/judgment-prose-disagrees"
-	CheckRuntimeWrongKind      = "agc/runtime-wrong-kind"
-	CheckRepairWithAllow       = "agc/repair-with-allow"
-	CheckRepairByExit2         = "agc/repair-by-exit-2"
-	CheckRepairNoInput         = "agc/repaired-without-updated-input"
-	CheckRepairNoOutput        = "agc/repaired-without-updated-output"
-	CheckBlockLetsThrough      = "agc/block-lets-call-through"
-	CheckPostBlockNoDecision   = "agc/post-block-without-decision"
-	CheckPostNoAGC             = "agc/post-without-agc-json"
-	CheckEventMismatch         = "agc/hook-event-mismatch"
-	CheckHookFailedOpen        = "agc/hook-failed-open"
-	CheckAnswerHeavier         = "agc/hook-answer-heavier-than-verdict"
-	CheckCodexRepairNoAllow    = "agc/codex-repair-without-allow"
-	CheckCodexAnswerIgnored    = "agc/codex-answer-ignored"
-	CheckGeminiBeforeToolSteer = "agc/gemini-steer-from-before-tool"
-	CheckGeminiRepairDropsArgs = "agc/gemini-repair-drops-arguments"
-	CheckGeminiAsk             = "agc/gemini-ask-hangs"
-	CheckGeminiExit2JSON       = "agc/gemini-exit-2-json-answer"
-	CheckCopilotAnswerIgnored  = "agc/copilot-answer-ignored"
-	CheckCopilotExit2Reason    = "agc/copilot-exit-2-loses-reason"
-	CheckCopilotFailedClosed   = "agc/copilot-hook-failed-closed"
-	CheckQwenRepairNotApplied  = "agc/qwen-repair-not-applied"
-	CheckQwenPreToolSteer      = "agc/qwen-steer-from-pre-tool-use"
-	CheckQwenDenyDropsContext  = "agc/qwen-deny-drops-context"
-	CheckQwenExit2JSON         = "agc/qwen-exit-2-json-answer"
-	CheckQwenAskDenies         = "agc/qwen-ask-denies-headless"
-	CheckQwenPostBlockIgnored  = "agc/qwen-post-block-ignored"
+	CheckInvalidJSON         = "agc/invalid-json"
+	CheckSchema              = "agc/schema"
+	CheckUnsupportedVersion  = "agc/unsupported-version"
+	CheckNewerMinorVersion   = "agc/newer-minor-version"
+	CheckVerdictTooLight     = "agc/verdict-lighter-than-findings"
+	CheckJudgmentNoBlock     = "agc/judgment-no-block"
+	CheckJudgmentManyBlocks  = "agc/judgment-multiple-blocks"
+	CheckJudgmentNotLast     = "agc/judgment-block-not-last"
+	CheckJudgmentWrongKind   = "agc/judgment-wrong-kind"
+	CheckJudgmentProse       = "agc/judgment-prose-disagrees"
+	CheckRuntimeWrongKind    = "agc/runtime-wrong-kind"
+	CheckRepairWithAllow     = "agc/repair-with-allow"
+	CheckRepairByExit2       = "agc/repair-by-exit-2"
+	CheckRepairNoInput       = "agc/repaired-without-updated-input"
+	CheckRepairNoOutput      = "agc/repaired-without-updated-output"
+	CheckBlockLetsThrough    = "agc/block-lets-call-through"
+	CheckPostBlockNoDecision = "agc/post-block-without-decision"
+	CheckPostNoAGC           = "agc/post-without-agc-json"
+	CheckEventMismatch       = "agc/hook-event-mismatch"
+	CheckHookFailedOpen      = "agc/hook-failed-open"
+	CheckAnswerHeavier       = "agc/hook-answer-heavier-than-verdict"
 )
 
-var checks = []Check{
+var checks = Rows{
 	{ID: CheckInvalidJSON, Name: "InvalidJSON", Binding: "any", Level: "error",
 		Short:    "An AGC response is not valid JSON.",
 		Full:     "The gate sent something that was meant to be an AGC response but does not parse as JSON, so no runtime or orchestrator can act on its verdict.",
@@ -167,92 +153,25 @@ var checks = []Check{
 		Full:     "The hook's answer (exit 2, `deny`, `decision: \"block\"`, `updatedInput`, `updatedToolOutput`) did more than its AGC response's verdict: a `pass` or `steer` that blocked, or a `steer` that rewrote. Reports and orchestrators that read the verdict miss what the runtime enforced.",
 		Fix:      "Send the verdict that matches the answer: `block` with a deny or exit 2, `repaired` with `updatedInput` / `updatedToolOutput`.",
 		SpecNote: "docs/contract.md (the ladder) and docs/runtimes.md (the bindings): the verdict says what the gate did at the tool boundary."},
-	{ID: CheckCodexRepairNoAllow, Name: "CodexRepairWithoutAllow", Binding: "codex", Level: "error",
-		Short:    "A Codex CLI PreToolUse repair was sent without `permissionDecision: \"allow\"`.",
-		Full:     "Codex CLI applies `updatedInput` only together with `permissionDecision: \"allow\"` (the opposite of Claude Code); without it the rewrite is ignored and the original call runs.",
-		Fix:      "For Codex CLI send `hookSpecificOutput.permissionDecision: \"allow\"` with `updatedInput`.",
-		SpecNote: "docs/runtimes.md, Codex CLI: a repair must be sent with permissionDecision allow."},
-	{ID: CheckCodexAnswerIgnored, Name: "CodexAnswerIgnored", Binding: "codex", Level: "error",
-		Short:    "A Codex CLI hook answered with a field Codex ignores (`ask`, `continue: false`), so it failed open.",
-		Full:     "Codex CLI does not support `permissionDecision: \"ask\"` or `continue: false` in PreToolUse; it ignores the answer and runs the call unguarded.",
-		Fix:      "Send `permissionDecision: \"deny\"` with a reason to stop the call, or no decision to let it run.",
-		SpecNote: "docs/runtimes.md, Codex CLI: ask and continue:false are ignored (the call runs unguarded)."},
-	{ID: CheckGeminiBeforeToolSteer, Name: "GeminiSteerFromBeforeTool", Binding: "gemini-cli", Level: "error",
-		Short:    "A Gemini CLI BeforeTool hook steered through `additionalContext`, which BeforeTool ignores.",
-		Full:     "Gemini CLI does not pass a BeforeTool hook's `hookSpecificOutput.additionalContext` to the model, so the steer never reached it.",
-		Fix:      "Steer from an AfterTool hook, whose `additionalContext` is appended to the tool's output.",
-		SpecNote: "docs/runtimes.md, Gemini CLI: BeforeTool ignores additionalContext (a steer there never reaches the model)."},
-	{ID: CheckGeminiRepairDropsArgs, Name: "GeminiRepairDropsArguments", Binding: "gemini-cli", Level: "error",
-		Short:    "A Gemini CLI repair's `tool_input` lacks arguments of the original call.",
-		Full:     "Gemini CLI replaces the call's arguments with `hookSpecificOutput.tool_input` instead of merging it, so every argument the hook left out was dropped.",
-		Fix:      "Send the whole tool input with the changed fields: copy the original `tool_input` and change what the repair changes.",
-		SpecNote: "docs/runtimes.md, Gemini CLI: tool_input replaces the arguments (a repair that drops arguments is a breach)."},
-	{ID: CheckGeminiAsk, Name: "GeminiAskHangs", Binding: "gemini-cli", Level: "error",
-		Short:    "A Gemini CLI hook answered `decision: \"ask\"`, which hangs a headless run.",
-		Full:     "In headless mode nobody can answer Gemini CLI's question, so the run waits until it is killed (even with --yolo) and the call never runs.",
-		Fix:      "Answer `deny` with a reason, or let the call run; ask only in interactive sessions.",
-		SpecNote: "docs/runtimes.md, Gemini CLI: decision ask hangs a headless run."},
-	{ID: CheckGeminiExit2JSON, Name: "GeminiExit2JSONAnswer", Binding: "gemini-cli", Level: "error",
-		Short:    "A Gemini CLI hook exited 2 with JSON on stderr, which Gemini reads as its answer: the call ran.",
-		Full:     "On exit 2 Gemini CLI 0.61.0 parses a JSON stderr as the hook's answer; a body without `decision: \"deny\"` (an AGC response, say) is an allow, so the call the hook meant to block ran.",
-		Fix:      "Block with `{\"decision\": \"deny\", \"reason\": …}` on stdout and exit 0, or put plain text (the AGC text form) on stderr with exit 2.",
-		SpecNote: "Observed with Gemini CLI 0.61.0 (testdata/gemini): exit 2 with a JSON stderr is read as the answer."},
-	{ID: CheckCopilotAnswerIgnored, Name: "CopilotAnswerIgnored", Binding: "copilot-cli", Level: "error",
-		Short:    "A Copilot CLI hook answered with Claude Code's `hookSpecificOutput`, which Copilot ignores.",
-		Full:     "Copilot CLI reads `permissionDecision`, `permissionDecisionReason`, `modifiedArgs` and `additionalContext` at the top level of the answer; a Claude-style `hookSpecificOutput` is ignored and the call runs unguarded.",
-		Fix:      "For Copilot CLI put the fields at the top level: `{\"permissionDecision\": \"deny\", \"permissionDecisionReason\": …}`.",
-		SpecNote: "docs/runtimes.md, GitHub Copilot CLI: camelCase, top-level fields."},
-	{ID: CheckCopilotExit2Reason, Name: "CopilotExit2LosesReason", Binding: "copilot-cli", Level: "warning",
-		Short:    "A Copilot CLI hook blocked by exit 2, whose stderr Copilot drops.",
-		Full:     "Copilot CLI blocks on exit 2 but tells the model only `hook exited with code 2`: the gate's reason and AGC response never reach it.",
-		Fix:      "Exit 0 with `permissionDecision: \"deny\"` and a `permissionDecisionReason` that starts `AGC block: <gate>/<rule>/<target> — `.",
-		SpecNote: "docs/runtimes.md, GitHub Copilot CLI: exit 2 blocks but loses stderr (breach: the reason never reaches the model)."},
-	{ID: CheckCopilotFailedClosed, Name: "CopilotHookFailedClosed", Binding: "copilot-cli", Level: "warning",
-		Short:    "A Copilot CLI hook crashed, and Copilot denied the call with `(hook errored)`.",
-		Full:     "Copilot CLI fails closed: a hook that exits with an error blocks the call, so the agent is stopped by a bug rather than a gate's decision, and is told nothing useful.",
-		Fix:      "Make the hook exit 0 on every path and answer with a decision; fix the crash named in its stderr.",
-		SpecNote: "docs/runtimes.md, GitHub Copilot CLI: a crash fails closed (deny (hook errored))."},
-	{ID: CheckQwenRepairNotApplied, Name: "QwenRepairNotApplied", Binding: "qwen-code", Level: "error",
-		Short:    "A Qwen Code PreToolUse hook repaired a call with `updatedInput`, which Qwen Code never applies.",
-		Full:     "Qwen Code 0.24.4 reads only the decision, its reason and `additionalContext` of a PreToolUse answer: `updatedInput` is dropped in every approval mode, with `allow`, `ask` or no decision, so the original call ran unrepaired (or, with `ask` in a headless run, was denied).",
-		Fix:      "Block the call (`permissionDecision: \"deny\"` with the AGC text form as the reason) and let the model make the corrected call; a repair needs a runtime that applies `updatedInput`.",
-		SpecNote: "Observed with Qwen Code 0.24.4 (testdata/qwen, every approval mode): updatedInput is never applied."},
-	{ID: CheckQwenPreToolSteer, Name: "QwenSteerFromPreToolUse", Binding: "qwen-code", Level: "error",
-		Short:    "A Qwen Code PreToolUse hook steered through `additionalContext`, which Qwen Code drops.",
-		Full:     "Qwen Code 0.24.4 does not pass a PreToolUse hook's `hookSpecificOutput.additionalContext` to the model: the call ran and the steer never reached it.",
-		Fix:      "Steer from a PostToolUse hook, whose `additionalContext` Qwen Code appends to the tool's result.",
-		SpecNote: "Observed with Qwen Code 0.24.4 (testdata/qwen): PreToolUse additionalContext never reaches the model."},
-	{ID: CheckQwenDenyDropsContext, Name: "QwenDenyDropsContext", Binding: "qwen-code", Level: "warning",
-		Short:    "A Qwen Code deny carried its AGC response only in `additionalContext`, which Qwen Code drops on a deny.",
-		Full:     "On `permissionDecision: \"deny\"` the model gets exactly `permissionDecisionReason`; the AGC response in `additionalContext` never reached it, so the agent cannot tell which gate and rule blocked it.",
-		Fix:      "Put the AGC text form (`AGC block: <gate>/<rule>/<target> — …`) in `permissionDecisionReason`.",
-		SpecNote: "Observed with Qwen Code 0.24.4 (testdata/qwen): a deny's additionalContext is dropped."},
-	{ID: CheckQwenExit2JSON, Name: "QwenExit2JSONAnswer", Binding: "qwen-code", Level: "error",
-		Short:    "A Qwen Code hook exited 2 with JSON on stderr, which Qwen Code reads as its answer: the call ran.",
-		Full:     "On exit 2 Qwen Code 0.24.4 parses a JSON stderr as the hook's answer; a body without a deny (an AGC response, say) lets the call run, so a block ran and a repair ran unrepaired.",
-		Fix:      "Block with `permissionDecision: \"deny\"` on stdout and exit 0, or put plain text (the AGC text form) on stderr with exit 2.",
-		SpecNote: "Observed with Qwen Code 0.24.4 (testdata/qwen): exit 2 with a JSON stderr is read as the answer."},
-	{ID: CheckQwenAskDenies, Name: "QwenAskDeniesHeadless", Binding: "qwen-code", Level: "error",
-		Short:    "A Qwen Code hook answered `permissionDecision: \"ask\"`, which a headless run turns into a deny.",
-		Full:     "Nobody can answer the question in a headless run, so Qwen Code 0.24.4 denies the call: heavier than a verdict that meant to let it run.",
-		Fix:      "Answer `deny` with the AGC text form as the reason when the call must stop, or let it run; ask only in interactive sessions.",
-		SpecNote: "Observed with Qwen Code 0.24.4 (testdata/qwen, every approval mode): a headless ask is a deny."},
-	{ID: CheckQwenPostBlockIgnored, Name: "QwenPostToolUseBlockIgnored", Binding: "qwen-code", Level: "error",
-		Short:    "A Qwen Code PostToolUse hook blocked with `decision: \"block\"` or exit 2, which Qwen Code ignores.",
-		Full:     "Qwen Code 0.24.4 drops a PostToolUse `decision: \"block\"` with its reason, and exit 2 with its stderr: the tool's result reached the model unchanged. Only `continue: false` with a `stopReason` replaces it.",
-		Fix:      "Send `\"continue\": false` with the AGC text form as `stopReason`.",
-		SpecNote: "Observed with Qwen Code 0.24.4 (testdata/qwen): only continue: false stops a PostToolUse result."},
 }
 
-// Checks returns the contract checks, in the order the README lists them.
-func Checks() []Check { return append([]Check(nil), checks...) }
+// Rows is a table of contract checks: the shared rows of this package, a binding's own rows
+// (Binding.Rows), or both as the registry joins them.
+type Rows []Check
 
-// LookupCheck returns the check with the given id.
-func LookupCheck(id string) (Check, bool) {
-	for _, c := range checks {
+// Lookup returns the row of the check with the given id.
+func (r Rows) Lookup(id string) (Check, bool) {
+	for _, c := range r {
 		if c.ID == id {
 			return c, true
 		}
 	}
 	return Check{}, false
 }
+
+// Checks returns the shared contract checks, those of every response and of Claude-shaped hook
+// answers, in the order the README lists them; each binding's own rows follow them there.
+func Checks() Rows { return append(Rows(nil), checks...) }
+
+// LookupCheck returns the shared check with the given id; a binding's own checks are in its Rows.
+func LookupCheck(id string) (Check, bool) { return checks.Lookup(id) }

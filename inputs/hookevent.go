@@ -63,7 +63,8 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
-	res := runtimes.For(call.Runtime).CheckHook(a)
+	bind := runtimes.For(call.Runtime)
+	res := bind.CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {
 		return nil, skipNoDecision
 	}
@@ -85,7 +86,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		}
 	}
 	for _, b := range res.Breaches {
-		out = append(out, findings.FromBreach(b, base)) // the binding kept only its own rules
+		out = append(out, findings.FromBreach(b, base, bind.Rows())) // the binding kept only its own rules
 	}
 	if u := res.Unstructured; u != nil && opts.IncludeUnstructured {
 		f := base

@@ -40,8 +40,10 @@ type Edit struct {
 }
 
 // FromFindings makes the review's items from findings (already redacted): fails says which fail
-// the step. Findings without a repository location are left out: they cannot be on a line.
+// the step. Findings without a repository location are left out: they cannot be on a line. An
+// item's title is its rule's, from the rows collect builds the SARIF with (runtimes.Checks).
 func FromFindings(fs []findings.Finding, fails func(*findings.Finding) bool) []Item {
+	checks := runtimes.Checks()
 	out := make([]Item, 0, len(fs))
 	for i := range fs {
 		f := &fs[i]
@@ -49,7 +51,7 @@ func FromFindings(fs []findings.Finding, fails func(*findings.Finding) bool) []I
 		if key == "" {
 			continue
 		}
-		it := Item{Key: key, Title: sarif.RuleTitle(f), Message: findings.FirstSentence(f), Gate: f.Gate,
+		it := Item{Key: key, Title: sarif.RuleTitle(checks, f), Message: findings.FirstSentence(f), Gate: f.Gate,
 			Verdict: string(f.Verdict), Weight: f.Level.Weight(), Path: cleanPath(f.Location.Path),
 			StartLine: f.Location.StartLine, EndLine: f.Location.EndLine}
 		if f.Source.File != "" {

@@ -59,3 +59,17 @@ func (u unbound) CheckHook(a gates.HookAnswer) gates.HookResult {
 
 // Checks: a runtime without a binding is held only to the generic checks.
 func (unbound) Checks() []string { return []string{gates.CheckHookFailedOpen} }
+
+// Rows: a runtime without a binding has no checks of its own.
+func (unbound) Rows() gates.Rows { return nil }
+
+// Checks are the rows of every contract check: the shared ones, then each binding's own, in the
+// order of bindings. The outputs (SARIF rules, the summary, the messages of `check`) look rows up
+// here, handed down by the commands.
+func Checks() gates.Rows {
+	out := gates.Checks()
+	for _, b := range bindings {
+		out = append(out, b.Rows()...)
+	}
+	return out
+}

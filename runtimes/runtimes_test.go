@@ -3,6 +3,7 @@ package runtimes
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/agent"
@@ -63,5 +64,48 @@ func TestToolCall(t *testing.T) {
 		if got := tt.b.ToolCall(tt.tool, json.RawMessage(tt.input)); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s %s %s: %+v, want %+v", tt.b.Runtime(), tt.tool, tt.input, got, tt.want)
 		}
+	}
+}
+
+// TestChecksRows: the rows of every check are one table, with unique ids; every check a binding
+// can report (its Checks, and the generic ones) has exactly one row there; a binding's own rows
+// are among the checks it reports, are not shared rows, and are rows of no other binding.
+func TestChecksRows(t *testing.T) {
+	rows := Checks()
+	count := map[string]int{}
+	for _, c := range rows {
+		count[c.ID]++
+		if c.ID == "" || c.Name == "" || c.Level == "" || c.Short == "" || c.Fix == "" {
+			t.Errorf("row %q lacks a field: %+v", c.ID, c)
+		}
+	}
+	for id, n := range count {
+		if n != 1 {
+			t.Errorf("check %s has %d rows, want 1", id, n)
+		}
+	}
+	emits := []string{gates.CheckHookFailedOpen, gates.CheckRuntimeWrongKind}
+	for _, b := range append(Bindings(), For("cursor")) {
+		emits = append(emits, b.Checks()...)
+		for _, c := range b.Rows() {
+			if _, shared := gates.LookupCheck(c.ID); shared {
+				t.Errorf("binding %q has a row of shared check %s", b.Runtime(), c.ID)
+			}
+			if !slices.Contains(b.Checks(), c.ID) {
+				t.Errorf("binding %q has a row of %s, which its Checks does not name", b.Runtime(), c.ID)
+			}
+		}
+	}
+	for _, id := range emits {
+		if count[id] != 1 {
+			t.Errorf("check %s, which a binding can report, has %d rows, want 1", id, count[id])
+		}
+	}
+	want := len(gates.Checks())
+	for _, b := range Bindings() {
+		want += len(b.Rows())
+	}
+	if len(rows) != want {
+		t.Errorf("Checks has %d rows, want %d: the shared ones and each binding's", len(rows), want)
 	}
 }

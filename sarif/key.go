@@ -18,10 +18,11 @@ func FindingKey(f *findings.Finding) string {
 	return string(appendFindingKey(nil, &item{f: f, path: p, own: true}))
 }
 
-// RuleTitle is the shortDescription of the finding's rule, as the SARIF's rules[] states it.
-func RuleTitle(f *findings.Finding) string {
+// RuleTitle is the shortDescription of the finding's rule, as the SARIF's rules[] states it when
+// built with Options.Checks checks.
+func RuleTitle(checks gates.Rows, f *findings.Finding) string {
 	id := resultRuleID(f)
-	if c, ok := gates.LookupCheck(id); ok {
+	if c, ok := lookupCheck(checks, id); ok {
 		return findings.Cut(plain(c.Short), maxDescription)
 	}
 	gate, rule := ruleParts(f)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // GitHub's limits for one SARIF upload (docs/sarif.md).
@@ -40,6 +41,10 @@ type Options struct {
 	// MaxResults is how many results to keep, the heaviest first (0 → DefaultMaxResults; at most
 	// HardMaxResults).
 	MaxResults int
+	// Checks are the rows of the contract checks, the shared ones and every binding's own
+	// (runtimes.Checks()): an agc/* rule's metadata comes from its row. nil: the shared rows only
+	// (gates.Checks()), and a binding's own check is described as a rule of gate agc.
+	Checks gates.Rows
 }
 
 // Notification is a problem of the run worth showing beside the results.

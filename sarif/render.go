@@ -58,7 +58,7 @@ func (b *builder) render(items []*item, markdown bool) ([]byte, error) {
 	sort.Strings(ruleIDs)
 	index := make(map[string]int, len(ruleIDs))
 	for i, id := range ruleIDs {
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, descriptor(stats[id]))
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, descriptor(stats[id], b.opts.Checks))
 		index[id] = i
 	}
 	run.Results = []*gosarif.Result{}

@@ -64,10 +64,18 @@ func ruleParts(f *findings.Finding) (gate, rule string) {
 	return gate, rule
 }
 
-// descriptor builds the reportingDescriptor of one rule: contract rules from the check table,
-// gate and hook rules from their gate, rule and kind.
-func descriptor(s *ruleStats) *gosarif.ReportingDescriptor {
-	if c, ok := gates.LookupCheck(s.id); ok {
+// lookupCheck is the row of check id in checks (Options.Checks); nil checks are the shared rows.
+func lookupCheck(checks gates.Rows, id string) (gates.Check, bool) {
+	if checks == nil {
+		return gates.LookupCheck(id)
+	}
+	return checks.Lookup(id)
+}
+
+// descriptor builds the reportingDescriptor of one rule: contract rules from their row in
+// checks, gate and hook rules from their gate, rule and kind.
+func descriptor(s *ruleStats, checks gates.Rows) *gosarif.ReportingDescriptor {
+	if c, ok := lookupCheck(checks, s.id); ok {
 		return contractDescriptor(c)
 	}
 	lvl := kindLevel(s.kind)

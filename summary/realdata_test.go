@@ -15,6 +15,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
@@ -32,7 +33,8 @@ func realSummary(t *testing.T, dirs ...string) (*collect.Result, string, string)
 		t.Fatalf("no findings in %v", dirs)
 	}
 	md := summary.Render(summary.Input{Findings: res.Findings, Set: res.Set, ServerURL: "https://github.com", Repo: "octo/repo",
-		SHA: "0123456789abcdef0123456789abcdef01234567", Fails: func(f *findings.Finding) bool { return f.Kind == findings.Contract }})
+		SHA: "0123456789abcdef0123456789abcdef01234567", Fails: func(f *findings.Finding) bool { return f.Kind == findings.Contract },
+		Checks: runtimes.Checks()})
 	var out bytes.Buffer
 	g := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(html.WithUnsafe()))
 	if err := g.Convert([]byte(md), &out); err != nil {

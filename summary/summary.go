@@ -57,6 +57,9 @@ type Input struct {
 	Filter  string
 	MaxRows int // rows per group; 0 means DefaultRows
 	Limit   int // size cap in bytes; 0 means Limit
+	// Checks are the rows of the contract checks (runtimes.Checks()), whose fixes the summary
+	// lists; nil: the shared rows only (gates.Checks()).
+	Checks gates.Rows
 }
 
 // Render builds the summary Markdown. It never exceeds the size cap: groups stop early, and as
@@ -404,12 +407,15 @@ func where(in Input, f findings.Finding) string {
 // renderTail renders the contract fixes and what was skipped; its size is bounded.
 func renderTail(in Input, fs []findings.Finding) string {
 	var b strings.Builder
-	writeContract(&b, fs)
+	writeContract(&b, in.Checks, fs)
 	writeSkipped(&b, in)
 	return b.String()
 }
 
-func writeContract(b *strings.Builder, fs []findings.Finding) {
+func writeContract(b *strings.Builder, checks gates.Rows, fs []findings.Finding) {
+	if checks == nil {
+		checks = gates.Checks()
+	}
 	per := map[string]int{}
 	var ids []string
 	for _, f := range fs {
@@ -427,7 +433,7 @@ func writeContract(b *strings.Builder, fs []findings.Finding) {
 	sort.Strings(ids)
 	b.WriteString("### Contract findings: how to fix\n\n")
 	for _, id := range ids {
-		c, ok := gates.LookupCheck(id)
+		c, ok := checks.Lookup(id)
 		if !ok {
 			fmt.Fprintf(b, "- **%s** (%d)\n", Text(id), per[id])
 			continue

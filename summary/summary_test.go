@@ -314,3 +314,18 @@ func TestAddSection(t *testing.T) {
 		t.Error("summary and section together past Limit")
 	}
 }
+
+// TestContractFixFromRows: the fix of a binding's own check comes from the rows handed down in
+// Input.Checks; without them only the shared rows are known, and the check is listed bare.
+func TestContractFixFromRows(t *testing.T) {
+	fs := []findings.Finding{{RuleID: "agc/own-check", Gate: "agc", Rule: "own-check", Kind: findings.Contract,
+		Level: findings.Error, Message: "own"}}
+	rows := append(gates.Checks(), gates.Check{ID: "agc/own-check", Name: "OwnCheck", Binding: "hook", Level: "error",
+		Short: "A binding's own check broke.", Fix: "Answer as the runtime reads it."})
+	if md := Render(Input{Findings: fs, Checks: rows}); !strings.Contains(md, "- **agc/own-check** (1): A binding's own check broke.  \n  Fix: Answer as the runtime reads it.") {
+		t.Errorf("the own check's fix is not listed from its row:\n%s", md)
+	}
+	if md := Render(Input{Findings: fs}); !strings.Contains(md, "- **agc/own-check** (1)\n") {
+		t.Errorf("without rows the own check is not listed bare:\n%s", md)
+	}
+}

@@ -27,6 +27,9 @@ func (Binding) Checks() []string {
 		gates.CheckPostBlockNoDecision, gates.CheckPostNoAGC, gates.CheckEventMismatch, gates.CheckHookFailedOpen, gates.CheckAnswerHeavier}
 }
 
+// Rows: every check Claude Code's hooks answer to is a shared one.
+func (Binding) Rows() gates.Rows { return nil }
+
 func (Binding) CallFields() []string { return []string{"command", "file_path", "notebook_path"} }
 
 func (Binding) EditTools() []string { return []string{"Edit", "Write", "MultiEdit"} }

@@ -48,7 +48,7 @@ func (Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
 // checks are not verified (a rollout cannot tell a PostToolUse context from a PreToolUse one), so
 // they are left out.
 func (Binding) Checks() []string {
-	return []string{gates.CheckCodexRepairNoAllow, gates.CheckCodexAnswerIgnored, gates.CheckRepairByExit2, gates.CheckRepairNoInput,
+	return []string{CheckRepairNoAllow, CheckAnswerIgnored, gates.CheckRepairByExit2, gates.CheckRepairNoInput,
 		gates.CheckBlockLetsThrough, gates.CheckAnswerHeavier, gates.CheckHookFailedOpen}
 }
 
@@ -74,7 +74,7 @@ func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
 	}
 	if v.Out.HSO != nil && gates.Present(v.Out.HSO.UpdatedInput) && v.Decision != "allow" && !v.Blocked() {
 		res.UpdatedInput, res.Decision = nil, ""
-		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCodexRepairNoAllow, Pointer: "/hookSpecificOutput/permissionDecision",
+		res.Breaches = append(res.Breaches, gates.Breach{Check: CheckRepairNoAllow, Pointer: "/hookSpecificOutput/permissionDecision",
 			Message: fmt.Sprintf("Hook %s (%s) sent updatedInput without permissionDecision \"allow\", so Codex ignored the rewrite and %s ran unchanged.", gates.HookName(a), gate, gates.CallPhrase(a))})
 	}
 	ignored := ""
@@ -90,7 +90,7 @@ func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
 	}
 	if ignored != "" {
 		res.Decision = ""
-		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCodexAnswerIgnored, Pointer: "/hookSpecificOutput/permissionDecision",
+		res.Breaches = append(res.Breaches, gates.Breach{Check: CheckAnswerIgnored, Pointer: "/hookSpecificOutput/permissionDecision",
 			Message: fmt.Sprintf("Hook %s (%s) answered with %s, which Codex does not support: it failed open and %s went ahead unguarded.", gates.HookName(a), gate, ignored, gates.CallPhrase(a))})
 	}
 	return res

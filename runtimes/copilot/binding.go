@@ -30,7 +30,7 @@ func (Binding) ConfigFiles() []string { return []string{".github/hooks/*.json"} 
 
 // Checks are Copilot's own checks.
 func (Binding) Checks() []string {
-	return []string{gates.CheckCopilotAnswerIgnored, gates.CheckCopilotExit2Reason, gates.CheckCopilotFailedClosed}
+	return []string{CheckAnswerIgnored, CheckExit2Reason, CheckFailedClosed}
 }
 
 // ToolCall reads bash's command, and the path and new text of edit (new_str) and create
@@ -96,13 +96,13 @@ func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
 	res.Breaches = gates.KeepBreaches(res.Breaches, func(id string) bool { return gates.GenericCheck(id) && !(failed && id == gates.CheckHookFailedOpen) })
 	switch {
 	case failed:
-		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCopilotFailedClosed,
+		res.Breaches = append(res.Breaches, gates.Breach{Check: CheckFailedClosed,
 			Message: fmt.Sprintf("%s hook %s failed (%s), so Copilot CLI denied %s with \"(hook errored)\" instead of a gate's reason.", a.Event, gates.HookName(a), exitPhrase(a), gates.CallPhrase(a))})
 	case a.HasExit && a.ExitCode == 2:
-		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCopilotExit2Reason,
+		res.Breaches = append(res.Breaches, gates.Breach{Check: CheckExit2Reason,
 			Message: fmt.Sprintf("%s hook %s blocked %s by exit 2: Copilot CLI tells the model only \"hook exited with code 2\", so its reason never reached the model.", a.Event, gates.HookName(a), gates.CallPhrase(a))})
 	case ignored:
-		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckCopilotAnswerIgnored, Pointer: "/hookSpecificOutput",
+		res.Breaches = append(res.Breaches, gates.Breach{Check: CheckAnswerIgnored, Pointer: "/hookSpecificOutput",
 			Message: fmt.Sprintf("%s hook %s answered with Claude Code's hookSpecificOutput, which Copilot CLI ignores: %s went ahead unguarded.", a.Event, gates.HookName(a), gates.CallPhrase(a))})
 	}
 	return res

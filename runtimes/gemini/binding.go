@@ -31,7 +31,7 @@ func (Binding) ConfigFiles() []string { return []string{".gemini/settings.json"}
 // Checks are Gemini's own checks, the BeforeTool checks it shares with Claude Code, and a hook
 // that failed open.
 func (Binding) Checks() []string {
-	return []string{gates.CheckGeminiBeforeToolSteer, gates.CheckGeminiRepairDropsArgs, gates.CheckGeminiAsk, gates.CheckGeminiExit2JSON, gates.CheckRepairByExit2,
+	return []string{CheckBeforeToolSteer, CheckRepairDropsArgs, CheckAsk, CheckExit2JSON, gates.CheckRepairByExit2,
 		gates.CheckRepairNoInput, gates.CheckBlockLetsThrough, gates.CheckAnswerHeavier, gates.CheckHookFailedOpen}
 }
 
@@ -78,18 +78,18 @@ func (Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
 	}
 	hso := out.HSO
 	if d := gates.RawString(out.Decision); d == "ask" {
-		res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckGeminiAsk, Pointer: "/decision",
+		res.Breaches = append(res.Breaches, gates.Breach{Check: CheckAsk, Pointer: "/decision",
 			Message: fmt.Sprintf("Hook %s answered decision \"ask\": Gemini CLI waits for a person, so a headless run hangs until it is killed.", gates.HookName(a))})
 	}
 	if hso != nil && gates.Present(hso.ToolInput) {
 		if lost := droppedArgs(a.ToolInput, hso.ToolInput); len(lost) > 0 {
-			res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckGeminiRepairDropsArgs, Pointer: "/hookSpecificOutput/tool_input",
+			res.Breaches = append(res.Breaches, gates.Breach{Check: CheckRepairDropsArgs, Pointer: "/hookSpecificOutput/tool_input",
 				Message: fmt.Sprintf("Hook %s rewrote %s with a tool_input that lacks %s: Gemini CLI replaces the arguments, so they were dropped.", gates.HookName(a), gates.CallPhrase(a), strings.Join(lost, ", "))})
 		}
 	}
 	for _, r := range res.Responses {
 		if r.Verdict == gates.Steer && hso != nil && gates.RawString(hso.AdditionalContext) != "" {
-			res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckGeminiBeforeToolSteer, Pointer: "/hookSpecificOutput/additionalContext",
+			res.Breaches = append(res.Breaches, gates.Breach{Check: CheckBeforeToolSteer, Pointer: "/hookSpecificOutput/additionalContext",
 				Message: fmt.Sprintf("gate %q steered %s from BeforeTool, whose additionalContext Gemini CLI ignores: the model never saw it.", r.Gate.ID, gates.CallPhrase(a))})
 			break
 		}
@@ -111,7 +111,7 @@ func exit2JSON(a gates.HookAnswer) (gates.Breach, bool) {
 	if d := gates.RawString(o.Decision); d == "deny" || d == "block" {
 		return gates.Breach{}, false
 	}
-	return gates.Breach{Check: gates.CheckGeminiExit2JSON, Pointer: "",
+	return gates.Breach{Check: CheckExit2JSON, Pointer: "",
 		Message: fmt.Sprintf("Hook %s exited 2 with JSON on stderr: Gemini CLI read it as the answer, which does not deny, so %s ran.", gates.HookName(a), gates.CallPhrase(a))}, true
 }
 

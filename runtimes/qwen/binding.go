@@ -27,8 +27,8 @@ func (Binding) Events() []string { return []string{"PreToolUse", "PostToolUse"} 
 // Checks are Qwen Code's own checks, the ones it shares with Claude Code's binding, and a hook
 // that failed open.
 func (Binding) Checks() []string {
-	return []string{gates.CheckQwenRepairNotApplied, gates.CheckQwenPreToolSteer, gates.CheckQwenDenyDropsContext,
-		gates.CheckQwenExit2JSON, gates.CheckQwenAskDenies, gates.CheckQwenPostBlockIgnored,
+	return []string{CheckRepairNotApplied, CheckPreToolSteer, CheckDenyDropsContext,
+		CheckExit2JSON, CheckAskDenies, CheckPostBlockIgnored,
 		gates.CheckRepairNoInput, gates.CheckBlockLetsThrough, gates.CheckAnswerHeavier, gates.CheckHookFailedOpen}
 }
 
@@ -255,7 +255,7 @@ func checkPre(a gates.HookAnswer, out *output, rs []*gates.Response) []gates.Bre
 		case "ask":
 			what = fmt.Sprintf("denied %s (a headless ask is a deny)", gates.CallPhrase(a))
 		}
-		bs = append(bs, gates.Breach{Check: gates.CheckQwenRepairNotApplied, Pointer: "/hookSpecificOutput/updatedInput",
+		bs = append(bs, gates.Breach{Check: CheckRepairNotApplied, Pointer: "/hookSpecificOutput/updatedInput",
 			Message: fmt.Sprintf("Hook %s rewrote the call with updatedInput, which %s never applies: it %s.", gates.HookName(a), name, what)})
 	}
 	ctx := out.context()
@@ -267,12 +267,12 @@ func checkPre(a gates.HookAnswer, out *output, rs []*gates.Response) []gates.Bre
 			reason = gates.RawString(out.Reason)
 		}
 		if inReason, _, _ := gates.FindResponses(reason); len(ctxRs) > 0 && len(inReason) == 0 {
-			bs = append(bs, gates.Breach{Check: gates.CheckQwenDenyDropsContext, Pointer: "/hookSpecificOutput/additionalContext",
+			bs = append(bs, gates.Breach{Check: CheckDenyDropsContext, Pointer: "/hookSpecificOutput/additionalContext",
 				Message: fmt.Sprintf("gate %q denied %s with its AGC response in additionalContext, which %s drops on a deny: the model got only the reason.", ctxRs[0].Gate.ID, gates.CallPhrase(a), name)})
 		}
 	case "ask":
 		if !anyVerdict(rs, gates.Block) {
-			bs = append(bs, gates.Breach{Check: gates.CheckQwenAskDenies, Pointer: "/hookSpecificOutput/permissionDecision",
+			bs = append(bs, gates.Breach{Check: CheckAskDenies, Pointer: "/hookSpecificOutput/permissionDecision",
 				Message: fmt.Sprintf("Hook %s answered \"ask\" for %s: headless, %s denies the call, which is heavier than the gate's verdict.", gates.HookName(a), gates.CallPhrase(a), name)})
 		}
 	default:
@@ -280,7 +280,7 @@ func checkPre(a gates.HookAnswer, out *output, rs []*gates.Response) []gates.Bre
 			if r.Verdict == gates.Pass {
 				continue
 			}
-			bs = append(bs, gates.Breach{Check: gates.CheckQwenPreToolSteer, Pointer: "/hookSpecificOutput/additionalContext",
+			bs = append(bs, gates.Breach{Check: CheckPreToolSteer, Pointer: "/hookSpecificOutput/additionalContext",
 				Message: fmt.Sprintf("gate %q answered %s for %s in PreToolUse's additionalContext, which %s drops: the call ran and the model never saw it.", r.Gate.ID, r.Verdict, gates.CallPhrase(a), name)})
 			break
 		}
@@ -298,7 +298,7 @@ func exit2JSON(a gates.HookAnswer) (gates.Breach, bool) {
 	if o == nil || o.permission() == "deny" {
 		return gates.Breach{}, false
 	}
-	return gates.Breach{Check: gates.CheckQwenExit2JSON,
+	return gates.Breach{Check: CheckExit2JSON,
 		Message: fmt.Sprintf("Hook %s exited 2 with JSON on stderr: %s read it as the answer, which does not deny, so %s ran.", gates.HookName(a), name, gates.CallPhrase(a))}, true
 }
 
@@ -316,7 +316,7 @@ func checkPost(a gates.HookAnswer, out *output) []gates.Breach {
 	default:
 		return nil
 	}
-	return []gates.Breach{{Check: gates.CheckQwenPostBlockIgnored, Pointer: "/decision",
+	return []gates.Breach{{Check: CheckPostBlockIgnored, Pointer: "/decision",
 		Message: fmt.Sprintf("PostToolUse hook %s %s after %s, which %s ignores: the result reached the model unchanged. Only continue: false with a stopReason replaces it.", gates.HookName(a), how, gates.CallPhrase(a), name)}}
 }
 
