@@ -55,38 +55,39 @@ func (c *Call) Has(r Rung) bool { return c.Rungs&r != 0 }
 
 // Timeline gathers the tool calls of the records read, keyed by session and tool_use_id, so that
 // a call seen in a transcript, in stream-json and in the hook log is one call, and two sessions
-// whose runtime numbers calls alike (replays do) keep theirs apart. It is safe for concurrent use
-// (collect reads files in parallel); the order of calls comes from the records, not the arrival.
+// whose runtime numbers calls alike (replays do) keep theirs apart. A runtime whose hook input
+// names no call (Gemini CLI, Copilot CLI) has its calls keyed by their order (CallEvent.Key) as
+// well: its hook runs, read from the recorder's log or the runtime's own, name no id, and are
+// joined to the call its files of calls (which name one) read by that key. It is safe for
+// concurrent use (collect reads files in parallel); the order of calls comes from the records,
+// not the arrival.
 type Timeline struct {
 	mu      sync.Mutex
-	calls   map[string]*Call          // session + "\x00" + tool_use_id → call
+	calls   map[string]*Call          // session + "\x00" + tool_use_id (or "\x01" + order key) → call
 	byID    map[string][]*Call        // tool_use_id → its calls, for records that name no session
+	byKey   map[string]*Call          // order key → call
 	prompts []inputs.CallEvent        // PermissionRequest records: they name no tool_use_id
 	perFile map[string]map[string]int // session → file → calls read from it
 }
 
 // NewTimeline returns an empty timeline.
 func NewTimeline() *Timeline {
-	return &Timeline{calls: map[string]*Call{}, byID: map[string][]*Call{}, perFile: map[string]map[string]int{}}
+	return &Timeline{calls: map[string]*Call{}, byID: map[string][]*Call{}, byKey: map[string]*Call{},
+		perFile: map[string]map[string]int{}}
 }
 
 // Add takes one event of inputs.Options.Calls.
 func (t *Timeline) Add(ev inputs.CallEvent) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if ev.Kind == inputs.CallPrompt && ev.ID == "" {
+	if ev.Kind == inputs.CallPrompt && ev.ID == "" && ev.Key == "" {
 		t.prompts = append(t.prompts, ev)
 		return
 	}
-	if ev.ID == "" {
+	if ev.ID == "" && ev.Key == "" {
 		return
 	}
-	c := t.lookup(ev.Session, ev.ID)
-	if c == nil {
-		c = &Call{ID: ev.ID, Source: ev.Source}
-		t.calls[ev.Session+"\x00"+ev.ID] = c
-		t.byID[ev.ID] = append(t.byID[ev.ID], c)
-	}
+	c := t.callOf(ev)
 	t.fill(c, ev)
 	switch ev.Kind {
 	case inputs.CallUse, inputs.CallHook:
@@ -96,13 +97,46 @@ func (t *Timeline) Add(ev inputs.CallEvent) {
 	case inputs.CallResult:
 		if ev.IsError {
 			c.errText = ev.Text
-			c.hookRefused = c.hookRefused || isHookRefusal(ev.Text)
+			c.hookRefused = c.hookRefused || ev.Refused || isHookRefusal(ev.Text)
 		}
 	case inputs.CallDenied:
 		c.listed = true
 	case inputs.CallPrompt:
 		c.Rungs |= Prompted
 	}
+}
+
+// callOf finds or makes the call an event is of: by its order key, then by its tool_use_id, so
+// that a file of calls (which names both) joins the hook runs of another file (the key only) and
+// the other files of calls (the id; a file that records the arguments a hook rewrote numbers the
+// call apart). The call is then known by every key and id it was named by.
+func (t *Timeline) callOf(ev inputs.CallEvent) *Call {
+	var c *Call
+	if ev.Key != "" {
+		c = t.byKey[ev.Key]
+	}
+	if c == nil && ev.ID != "" {
+		c = t.lookup(ev.Session, ev.ID)
+	}
+	switch {
+	case c == nil && ev.ID != "":
+		c = &Call{ID: ev.ID, Source: ev.Source}
+		t.calls[ev.Session+"\x00"+ev.ID] = c
+		t.byID[ev.ID] = append(t.byID[ev.ID], c)
+	case c == nil:
+		c = &Call{ID: ev.Key, Source: ev.Source}
+		t.calls["\x01"+ev.Key] = c
+	case ev.ID != "" && t.lookup(ev.Session, ev.ID) == nil:
+		t.calls[ev.Session+"\x00"+ev.ID] = c // an id for a call known by its key so far (Calls lists it once)
+		t.byID[ev.ID] = append(t.byID[ev.ID], c)
+		if c.ID == ev.Key {
+			c.ID = ev.ID
+		}
+	}
+	if ev.Key != "" && t.byKey[ev.Key] == nil {
+		t.byKey[ev.Key] = c
+	}
+	return c
 }
 
 // lookup finds the call of a session with a tool_use_id; where one side names no session, the
@@ -192,7 +226,12 @@ func (t *Timeline) Calls(fs []findings.Finding) ([]*Call, int) {
 	}
 	t.matchPrompts()
 	out := make([]*Call, 0, len(t.calls))
+	seen := make(map[*Call]bool, len(t.calls))
 	for _, c := range t.calls {
+		if seen[c] {
+			continue // the same call under a second name (a session learnt later)
+		}
+		seen[c] = true
 		if c.listed || isPermissionRefusal(c.errText) {
 			if !c.hookRefused && !c.Has(Block) {
 				c.Rungs |= Denied
@@ -208,11 +247,17 @@ func (t *Timeline) Calls(fs []findings.Finding) ([]*Call, int) {
 // applyFinding adds a finding's rung to its call; it reports false when no call read here is the
 // finding's.
 func (t *Timeline) applyFinding(f *findings.Finding) bool {
-	if f.Call == nil || f.Call.ToolUseID == "" {
+	if f.Call == nil || f.Call.ToolUseID == "" && f.Call.Key == "" {
 		return f.Kind == findings.Contract && f.RuleID != "agc/hook-failed-open"
 	}
-	c := t.lookup(f.Call.SessionID, f.Call.ToolUseID)
-	if c == nil && f.Call.SessionID != "" {
+	var c *Call
+	if f.Call.Key != "" {
+		c = t.byKey[f.Call.Key]
+	}
+	if c == nil && f.Call.ToolUseID != "" {
+		c = t.lookup(f.Call.SessionID, f.Call.ToolUseID)
+	}
+	if c == nil && f.Call.ToolUseID != "" && f.Call.SessionID != "" {
 		c = t.lookup("", f.Call.ToolUseID)
 	}
 	if c == nil {
