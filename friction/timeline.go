@@ -44,10 +44,13 @@ type Call struct {
 
 	order       int // position in its primary source
 	primary     bool
-	ruleWeight  int    // the weight of the verdict Rule came from
-	hookRefused bool   // the runtime told the model a hook refused it
-	listed      bool   // stream-json's permission_denials names it
-	errText     string // its tool_result's error text
+	ruleWeight  int      // the weight of the verdict Rule came from
+	hookRefused bool     // the runtime told the model a hook refused it
+	listed      bool     // stream-json's permission_denials names it
+	errText     string   // its tool_result's error text
+	idIsKey     bool     // ID is its order key, for want of an id
+	names       []string // its names in Timeline.calls
+	keys        []string // its order keys
 }
 
 // Has reports whether the call met rung r.
@@ -115,28 +118,91 @@ func (t *Timeline) callOf(ev inputs.CallEvent) *Call {
 	if ev.Key != "" {
 		c = t.byKey[ev.Key]
 	}
-	if c == nil && ev.ID != "" {
-		c = t.lookup(ev.Session, ev.ID)
+	if ev.ID != "" {
+		if d := t.lookup(ev.Session, ev.ID); c == nil {
+			c = d
+		} else if d != nil && d != c {
+			t.merge(c, d) // the key of one file's call, the id of another's: one call
+		}
 	}
 	switch {
 	case c == nil && ev.ID != "":
 		c = &Call{ID: ev.ID, Source: ev.Source}
-		t.calls[ev.Session+"\x00"+ev.ID] = c
+		t.name(c, ev.Session+"\x00"+ev.ID)
 		t.byID[ev.ID] = append(t.byID[ev.ID], c)
 	case c == nil:
-		c = &Call{ID: ev.Key, Source: ev.Source}
-		t.calls["\x01"+ev.Key] = c
+		c = &Call{ID: ev.Key, idIsKey: true, Source: ev.Source}
+		t.name(c, "\x01"+ev.Key)
 	case ev.ID != "" && t.lookup(ev.Session, ev.ID) == nil:
-		t.calls[ev.Session+"\x00"+ev.ID] = c // an id for a call known by its key so far (Calls lists it once)
+		t.name(c, ev.Session+"\x00"+ev.ID) // an id for a call known by its key so far
 		t.byID[ev.ID] = append(t.byID[ev.ID], c)
-		if c.ID == ev.Key {
-			c.ID = ev.ID
+		if c.idIsKey {
+			c.ID, c.idIsKey = ev.ID, false
 		}
 	}
 	if ev.Key != "" && t.byKey[ev.Key] == nil {
 		t.byKey[ev.Key] = c
+		c.keys = append(c.keys, ev.Key)
 	}
 	return c
+}
+
+// name makes k (in calls) one more name of c; Calls lists a call once whatever its names.
+func (t *Timeline) name(c *Call, k string) {
+	t.calls[k] = c
+	c.names = append(c.names, k)
+}
+
+// merge folds call d into c, which takes d's names: a call a file of calls named by its id and a
+// number of its own (Gemini's session file numbers a rewritten call by the arguments it ran with)
+// that another file names by both the id and the hook runs' number.
+func (t *Timeline) merge(c, d *Call) {
+	for _, k := range d.names {
+		t.name(c, k)
+	}
+	for _, k := range d.keys {
+		t.byKey[k] = c
+		c.keys = append(c.keys, k)
+	}
+	if !d.idIsKey {
+		list := t.byID[d.ID][:0]
+		for _, x := range t.byID[d.ID] {
+			if x != d && x != c {
+				list = append(list, x)
+			}
+		}
+		t.byID[d.ID] = append(list, c)
+	}
+	if c.idIsKey {
+		c.ID, c.idIsKey = d.ID, d.idIsKey
+	}
+	if c.Session == "" {
+		c.Session = d.Session
+	}
+	if c.Tool == "" {
+		c.Tool = d.Tool
+	}
+	if c.Input == nil {
+		c.Input = d.Input
+	}
+	if c.Cwd == "" {
+		c.Cwd = d.Cwd
+	}
+	if c.Message == "" {
+		c.Message = d.Message
+	}
+	if c.Source.Line == 0 {
+		c.Source = d.Source
+	}
+	if c.Suggestions == nil {
+		c.Suggestions = d.Suggestions
+	}
+	if c.errText == "" {
+		c.errText = d.errText
+	}
+	c.Rungs |= d.Rungs
+	c.hookRefused = c.hookRefused || d.hookRefused
+	c.listed = c.listed || d.listed
 }
 
 // lookup finds the call of a session with a tool_use_id; where one side names no session, the
@@ -148,7 +214,7 @@ func (t *Timeline) lookup(session, id string) *Call {
 	list := t.byID[id]
 	for _, c := range list {
 		if c.Session == "" && session != "" {
-			t.calls[session+"\x00"+id] = c
+			t.name(c, session+"\x00"+id)
 			return c
 		}
 	}
@@ -313,7 +379,7 @@ func (t *Timeline) matchPrompts() {
 		if best == nil {
 			id := "prompt:" + p.Source.File + ":" + strconv.Itoa(p.Source.Line) + ":" + strconv.Itoa(i)
 			best = &Call{ID: id, Session: p.Session, Tool: p.Tool, Input: p.Input, Cwd: p.Cwd, Source: p.Source}
-			t.calls[p.Session+"\x00"+id] = best
+			t.name(best, p.Session+"\x00"+id)
 			files := t.perFile[p.Session]
 			if files == nil {
 				files = map[string]int{}
