@@ -168,7 +168,7 @@ func (s *codexRollout) call(id, name, args, at string, src findings.Source) {
 // that the timeline compares it with the log's: a shell call's is {"command": …} whatever the
 // model's arguments were named; any other call's is its arguments.
 func codexHookInput(tool, cmd, args string) []byte {
-	if tool == "Bash" && cmd != "" {
+	if tool == codex.HookTool("") && cmd != "" { // the shell tool, as the hooks name it
 		b, err := json.Marshal(struct {
 			Command string `json:"command"`
 		}{cmd})
