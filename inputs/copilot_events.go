@@ -440,7 +440,7 @@ func (s *copilotEvents) flush() {
 func (s *copilotEvents) add(p copilotPending) {
 	p.ev.Call.SessionID = s.session
 	p.ev.Key = p.slot.key(s.session) // "": keyed by the call id, which still matches these files
-	p.ev.CallKey = p.slot.callKey(s.session)
+	p.ev.CallKey = s.opts.callKey(p.slot, s.session)
 	opts := s.opts
 	if p.noUnstruct {
 		opts.IncludeUnstructured = false

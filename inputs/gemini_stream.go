@@ -95,7 +95,7 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, sr
 	}
 	c := findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
 	slot := g.keys.nextSlot(c, "")
-	gc := &geminiCall{tool: tool, key: slot.key(g.session), callKey: slot.callKey(g.session), time: at, input: keepInput(input)}
+	gc := &geminiCall{tool: tool, key: slot.key(g.session), callKey: g.opts.callKey(slot, g.session), time: at, input: keepInput(input)}
 	g.calls[id] = gc
 	if g.opts.calls() {
 		g.opts.Sink.Call(CallEvent{Kind: CallUse, Source: src, Time: at, Session: g.session, Cwd: g.cwd,

@@ -91,7 +91,7 @@ func telemetryRecordRead(rec record, name string, opts Options, set *findings.Se
 		return
 	}
 	slot := keys.nextSlot(ev.Call, ev.Call.Hook)
-	ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), slot.callKey(ev.Call.SessionID)
+	ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), opts.callKey(slot, ev.Call.SessionID)
 	noteHookCall(opts, ev, nil)
 	ok, why := addHookEventReason(ev, opts, set)
 	countRecord(set, ok, why)

@@ -214,7 +214,7 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 			}
 		} else {
 			slot := keys.nextSlot(ev.Call, ev.Call.Hook)
-			ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), slot.callKey(ev.Call.SessionID)
+			ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), opts.callKey(slot, ev.Call.SessionID)
 		}
 		if opts.calls() {
 			noteHookCall(opts, ev, jsonscan.Lookup(jsonscan.Lookup(rec.Data, "input")[0], "permission_suggestions")[0])
