@@ -105,7 +105,7 @@ func (s *sink) Call(ev inputs.CallEvent) {
 	file := ev.Source.File
 	r := s.red.String
 	ev.Source.File, ev.Time, ev.Session, ev.Cwd = r(ev.Source.File), r(ev.Time), r(ev.Session), r(ev.Cwd)
-	ev.Message, ev.ID, ev.Tool, ev.Text = r(ev.Message), r(ev.ID), r(ev.Tool), r(ev.Text)
+	ev.Message, ev.ID, ev.Key, ev.Tool, ev.Text = r(ev.Message), r(ev.ID), r(ev.Key), r(ev.Tool), r(ev.Text)
 	if ev.Input != nil {
 		ev.Input = s.calls.input(ev.Input)
 	}

@@ -267,3 +267,36 @@ func TestReadmeInputsTable(t *testing.T) {
 		t.Errorf("README.md's table of inputs lists %s, which action.yml does not have", n)
 	}
 }
+
+// frictionArgs is the README's friction example: the real Claude Code habit replay, read from the
+// repository's root.
+var frictionArgs = []string{"friction", "--report", "text", "--root", "testdata/friction/habit/files",
+	"testdata/friction/habit/session.jsonl", "testdata/friction/habit/stream.jsonl", "testdata/friction/habit/hook-log.jsonl"}
+
+// frictionExample is the README's "Friction" example: the command, then what it prints.
+func frictionExample(t *testing.T) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	env := Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }, Dir: ".."}
+	if code := Main(context.Background(), append([]string{"agc-sarif"}, frictionArgs...), env); code != 0 || stderr.Len() > 0 {
+		t.Fatalf("agc-sarif %s: exit %d\n%s", strings.Join(frictionArgs, " "), code, stderr.String())
+	}
+	return "\n```sh\ngo run ./cmd/agc-sarif " + strings.Join(frictionArgs, " ") + "\n```\n\n```text\n" + strings.TrimRight(stdout.String(), "\n") + "\n```\n"
+}
+
+// TestReadmeFriction keeps the README's friction report equal to what the command prints today.
+func TestReadmeFriction(t *testing.T) {
+	const start, end = "<!-- friction-report:start -->", "<!-- friction-report:end -->"
+	s, got, i, j := readmeSection(t, start, end)
+	want := frictionExample(t)
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile("../README.md", []byte(s[:i]+want+s[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's friction report is out of date; run: go test ./command -run TestReadmeFriction -update\nwant:\n%s", want)
+}

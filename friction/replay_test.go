@@ -183,11 +183,20 @@ func TestReplaySourcesAgree(t *testing.T) {
 	}
 }
 
-// TestReplayCodexHabit: the same habit with the real Codex CLI, read from the recorder's log with
-// the rollout: one pattern, a rewrite, and the repair Codex takes (sent with allow).
+// TestReplayCodexHabit: the same habit with the real Codex CLI, read from the recorder's log, from
+// the rollout alone (which keeps the blocks as the model saw them), or from both: its calls, one
+// pattern, a rewrite, and the repair Codex takes (sent with allow).
 func TestReplayCodexHabit(t *testing.T) {
-	for _, files := range [][]string{{"hook-log.jsonl"}, {"rollout.jsonl", "events.jsonl", "hook-log.jsonl"}} {
+	b, err := os.ReadFile(codex + "rollout.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := bytes.Count(b, []byte(`"type":"function_call"`)) // 6: three python blocks, three python3 retries
+	for _, files := range [][]string{{"hook-log.jsonl"}, {"rollout.jsonl"}, {"rollout.jsonl", "events.jsonl", "hook-log.jsonl"}} {
 		rep := report(t, codex, codex, files...)
+		if rep.Calls != calls || rep.Sessions != 1 {
+			t.Errorf("%v: %d calls in %d sessions; want the rollout's %d in 1", files, rep.Calls, rep.Sessions, calls)
+		}
 		if len(rep.Patterns) != 1 {
 			t.Fatalf("%v: patterns %+v", files, rep.Patterns)
 		}

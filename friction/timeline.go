@@ -44,10 +44,13 @@ type Call struct {
 
 	order       int // position in its primary source
 	primary     bool
-	ruleWeight  int    // the weight of the verdict Rule came from
-	hookRefused bool   // the runtime told the model a hook refused it
-	listed      bool   // stream-json's permission_denials names it
-	errText     string // its tool_result's error text
+	ruleWeight  int      // the weight of the verdict Rule came from
+	hookRefused bool     // the runtime told the model a hook refused it
+	listed      bool     // stream-json's permission_denials names it
+	errText     string   // its tool_result's error text
+	idIsKey     bool     // ID is its order key, for want of an id
+	names       []string // its names in Timeline.calls
+	keys        []string // its order keys
 }
 
 // Has reports whether the call met rung r.
@@ -55,38 +58,39 @@ func (c *Call) Has(r Rung) bool { return c.Rungs&r != 0 }
 
 // Timeline gathers the tool calls of the records read, keyed by session and tool_use_id, so that
 // a call seen in a transcript, in stream-json and in the hook log is one call, and two sessions
-// whose runtime numbers calls alike (replays do) keep theirs apart. It is safe for concurrent use
-// (collect reads files in parallel); the order of calls comes from the records, not the arrival.
+// whose runtime numbers calls alike (replays do) keep theirs apart. A runtime whose hook input
+// names no call (Gemini CLI, Copilot CLI) has its calls keyed by their order (CallEvent.Key) as
+// well: its hook runs, read from the recorder's log or the runtime's own, name no id, and are
+// joined to the call its files of calls (which name one) read by that key. It is safe for
+// concurrent use (collect reads files in parallel); the order of calls comes from the records,
+// not the arrival.
 type Timeline struct {
 	mu      sync.Mutex
-	calls   map[string]*Call          // session + "\x00" + tool_use_id → call
+	calls   map[string]*Call          // session + "\x00" + tool_use_id (or "\x01" + order key) → call
 	byID    map[string][]*Call        // tool_use_id → its calls, for records that name no session
+	byKey   map[string]*Call          // order key → call
 	prompts []inputs.CallEvent        // PermissionRequest records: they name no tool_use_id
 	perFile map[string]map[string]int // session → file → calls read from it
 }
 
 // NewTimeline returns an empty timeline.
 func NewTimeline() *Timeline {
-	return &Timeline{calls: map[string]*Call{}, byID: map[string][]*Call{}, perFile: map[string]map[string]int{}}
+	return &Timeline{calls: map[string]*Call{}, byID: map[string][]*Call{}, byKey: map[string]*Call{},
+		perFile: map[string]map[string]int{}}
 }
 
 // Add takes one event of inputs.Options.Calls.
 func (t *Timeline) Add(ev inputs.CallEvent) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if ev.Kind == inputs.CallPrompt && ev.ID == "" {
+	if ev.Kind == inputs.CallPrompt && ev.ID == "" && ev.Key == "" {
 		t.prompts = append(t.prompts, ev)
 		return
 	}
-	if ev.ID == "" {
+	if ev.ID == "" && ev.Key == "" {
 		return
 	}
-	c := t.lookup(ev.Session, ev.ID)
-	if c == nil {
-		c = &Call{ID: ev.ID, Source: ev.Source}
-		t.calls[ev.Session+"\x00"+ev.ID] = c
-		t.byID[ev.ID] = append(t.byID[ev.ID], c)
-	}
+	c := t.callOf(ev)
 	t.fill(c, ev)
 	switch ev.Kind {
 	case inputs.CallUse, inputs.CallHook:
@@ -96,13 +100,109 @@ func (t *Timeline) Add(ev inputs.CallEvent) {
 	case inputs.CallResult:
 		if ev.IsError {
 			c.errText = ev.Text
-			c.hookRefused = c.hookRefused || isHookRefusal(ev.Text)
+			c.hookRefused = c.hookRefused || ev.Refused || isHookRefusal(ev.Text)
 		}
 	case inputs.CallDenied:
 		c.listed = true
 	case inputs.CallPrompt:
 		c.Rungs |= Prompted
 	}
+}
+
+// callOf finds or makes the call an event is of: by its order key, then by its tool_use_id, so
+// that a file of calls (which names both) joins the hook runs of another file (the key only) and
+// the other files of calls (the id; a file that records the arguments a hook rewrote numbers the
+// call apart). The call is then known by every key and id it was named by.
+func (t *Timeline) callOf(ev inputs.CallEvent) *Call {
+	var c *Call
+	if ev.Key != "" {
+		c = t.byKey[ev.Key]
+	}
+	if ev.ID != "" {
+		if d := t.lookup(ev.Session, ev.ID); c == nil {
+			c = d
+		} else if d != nil && d != c {
+			t.merge(c, d) // the key of one file's call, the id of another's: one call
+		}
+	}
+	switch {
+	case c == nil && ev.ID != "":
+		c = &Call{ID: ev.ID, Source: ev.Source}
+		t.name(c, ev.Session+"\x00"+ev.ID)
+		t.byID[ev.ID] = append(t.byID[ev.ID], c)
+	case c == nil:
+		c = &Call{ID: ev.Key, idIsKey: true, Source: ev.Source}
+		t.name(c, "\x01"+ev.Key)
+	case ev.ID != "" && t.lookup(ev.Session, ev.ID) == nil:
+		t.name(c, ev.Session+"\x00"+ev.ID) // an id for a call known by its key so far
+		t.byID[ev.ID] = append(t.byID[ev.ID], c)
+		if c.idIsKey {
+			c.ID, c.idIsKey = ev.ID, false
+		}
+	}
+	if ev.Key != "" && t.byKey[ev.Key] == nil {
+		t.byKey[ev.Key] = c
+		c.keys = append(c.keys, ev.Key)
+	}
+	return c
+}
+
+// name makes k (in calls) one more name of c; Calls lists a call once whatever its names.
+func (t *Timeline) name(c *Call, k string) {
+	t.calls[k] = c
+	c.names = append(c.names, k)
+}
+
+// merge folds call d into c, which takes d's names: a call a file of calls named by its id and a
+// number of its own (Gemini's session file numbers a rewritten call by the arguments it ran with)
+// that another file names by both the id and the hook runs' number.
+func (t *Timeline) merge(c, d *Call) {
+	for _, k := range d.names {
+		t.name(c, k)
+	}
+	for _, k := range d.keys {
+		t.byKey[k] = c
+		c.keys = append(c.keys, k)
+	}
+	if !d.idIsKey {
+		list := t.byID[d.ID][:0]
+		for _, x := range t.byID[d.ID] {
+			if x != d && x != c {
+				list = append(list, x)
+			}
+		}
+		t.byID[d.ID] = append(list, c)
+	}
+	if c.idIsKey {
+		c.ID, c.idIsKey = d.ID, d.idIsKey
+	}
+	if c.Session == "" {
+		c.Session = d.Session
+	}
+	if c.Tool == "" {
+		c.Tool = d.Tool
+	}
+	if c.Input == nil {
+		c.Input = d.Input
+	}
+	if c.Cwd == "" {
+		c.Cwd = d.Cwd
+	}
+	if c.Message == "" {
+		c.Message = d.Message
+	}
+	if c.Source.Line == 0 {
+		c.Source = d.Source
+	}
+	if c.Suggestions == nil {
+		c.Suggestions = d.Suggestions
+	}
+	if c.errText == "" {
+		c.errText = d.errText
+	}
+	c.Rungs |= d.Rungs
+	c.hookRefused = c.hookRefused || d.hookRefused
+	c.listed = c.listed || d.listed
 }
 
 // lookup finds the call of a session with a tool_use_id; where one side names no session, the
@@ -114,7 +214,7 @@ func (t *Timeline) lookup(session, id string) *Call {
 	list := t.byID[id]
 	for _, c := range list {
 		if c.Session == "" && session != "" {
-			t.calls[session+"\x00"+id] = c
+			t.name(c, session+"\x00"+id)
 			return c
 		}
 	}
@@ -192,7 +292,12 @@ func (t *Timeline) Calls(fs []findings.Finding) ([]*Call, int) {
 	}
 	t.matchPrompts()
 	out := make([]*Call, 0, len(t.calls))
+	seen := make(map[*Call]bool, len(t.calls))
 	for _, c := range t.calls {
+		if seen[c] {
+			continue // the same call under a second name (a session learnt later)
+		}
+		seen[c] = true
 		if c.listed || isPermissionRefusal(c.errText) {
 			if !c.hookRefused && !c.Has(Block) {
 				c.Rungs |= Denied
@@ -208,11 +313,17 @@ func (t *Timeline) Calls(fs []findings.Finding) ([]*Call, int) {
 // applyFinding adds a finding's rung to its call; it reports false when no call read here is the
 // finding's.
 func (t *Timeline) applyFinding(f *findings.Finding) bool {
-	if f.Call == nil || f.Call.ToolUseID == "" {
+	if f.Call == nil || f.Call.ToolUseID == "" && f.Call.Key == "" {
 		return f.Kind == findings.Contract && f.RuleID != "agc/hook-failed-open"
 	}
-	c := t.lookup(f.Call.SessionID, f.Call.ToolUseID)
-	if c == nil && f.Call.SessionID != "" {
+	var c *Call
+	if f.Call.Key != "" {
+		c = t.byKey[f.Call.Key]
+	}
+	if c == nil && f.Call.ToolUseID != "" {
+		c = t.lookup(f.Call.SessionID, f.Call.ToolUseID)
+	}
+	if c == nil && f.Call.ToolUseID != "" && f.Call.SessionID != "" {
 		c = t.lookup("", f.Call.ToolUseID)
 	}
 	if c == nil {
@@ -268,7 +379,7 @@ func (t *Timeline) matchPrompts() {
 		if best == nil {
 			id := "prompt:" + p.Source.File + ":" + strconv.Itoa(p.Source.Line) + ":" + strconv.Itoa(i)
 			best = &Call{ID: id, Session: p.Session, Tool: p.Tool, Input: p.Input, Cwd: p.Cwd, Source: p.Source}
-			t.calls[p.Session+"\x00"+id] = best
+			t.name(best, p.Session+"\x00"+id)
 			files := t.perFile[p.Session]
 			if files == nil {
 				files = map[string]int{}

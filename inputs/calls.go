@@ -7,8 +7,10 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// The tool-call timeline: readers of Claude Code records report every tool call, its result,
-// each refusal the runtime listed, and each permission prompt to the Sink (Options.Calls), in record order,
+// The tool-call timeline: the readers of every runtime's records (Claude Code's transcript and
+// stream-json, Codex CLI's rollout, Gemini CLI's stream-json, session and telemetry, Copilot CLI's
+// events, the recorder's log) report every tool call, its result, each refusal the runtime listed,
+// and each permission prompt to the Sink (Options.Calls), in record order,
 // so that a caller (the friction ladder) can follow what the agent did after a refusal. Findings
 // are unaffected; without Options.Calls nothing is reported.
 
@@ -33,10 +35,14 @@ type CallEvent struct {
 	Cwd     string // the agent's working folder, when the record says
 	Message string // CallUse: the id of the assistant message (one model turn) that holds it
 	ID      string // the runtime's tool_use_id ("" when the record names none)
+	// Key names the call by its order (runtimes whose hook input names no call: Gemini CLI,
+	// Copilot CLI), the same in every file of the run that records it; "" when ID names it.
+	Key     string
 	Tool    string
 	Input   []byte // tool input JSON (CallUse, CallDenied, CallPrompt), when small enough to keep
 	IsError bool   // CallResult: the result is an error
 	Text    string // CallResult: the error text
+	Refused bool   // CallResult: the runtime told the model a hook refused the call
 	// Suggestions is CallPrompt's permission_suggestions JSON (Claude Code's PermissionRequest
 	// input), when the record carries it: the rules the runtime would add to allow the call.
 	Suggestions []byte
@@ -106,7 +112,7 @@ func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
 		suggestions = nil
 	}
 	opts.Sink.Call(CallEvent{Kind: kind, Source: ev.Source, Time: ev.Time, Session: ev.Call.SessionID,
-		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input),
+		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Key: ev.CallKey, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input),
 		Suggestions: keepInput(suggestions)})
 }
 

@@ -154,8 +154,28 @@ func (s *codexRollout) call(id, name, args, at string, src findings.Source) {
 			break
 		}
 	}
-	s.calls[id] = &codexCall{id: id, tool: codex.HookTool(name), command: cmd, time: at, src: src}
+	tool := codex.HookTool(name)
+	s.calls[id] = &codexCall{id: id, tool: tool, command: cmd, time: at, src: src}
 	s.last = id
+	if s.opts.calls() {
+		s.opts.Sink.Call(CallEvent{Kind: CallUse, Source: src, Time: at, Session: s.session, Cwd: s.cwd,
+			ID: id, Tool: tool, Input: codexHookInput(tool, cmd, args)})
+	}
+}
+
+// codexHookInput is a call's tool input as Codex's hooks get it (and the recorder logs it), so
+// that the timeline compares it with the log's: a shell call's is {"command": …} whatever the
+// model's arguments were named; any other call's is its arguments.
+func codexHookInput(tool, cmd, args string) []byte {
+	if tool == codex.HookTool("") && cmd != "" { // the shell tool, as the hooks name it
+		b, err := json.Marshal(struct {
+			Command string `json:"command"`
+		}{cmd})
+		if err == nil {
+			return keepInput(b)
+		}
+	}
+	return keepInput([]byte(args))
 }
 
 // context adds a hook's additionalContext to the call made last.
@@ -185,6 +205,14 @@ func (s *codexRollout) output(id string, raw json.RawMessage, src findings.Sourc
 	blocked := strings.HasPrefix(text, codexBlockPrefix)
 	if c == nil {
 		c = &codexCall{id: id, tool: codex.HookTool("")}
+	}
+	if s.opts.calls() && id != "" {
+		ev := CallEvent{Kind: CallResult, Source: src, Session: s.session, ID: id, Tool: c.tool,
+			IsError: blocked, Refused: blocked}
+		if blocked {
+			ev.Text = text
+		}
+		s.opts.Sink.Call(ev)
 	}
 	if !blocked && len(c.contexts) == 0 {
 		s.set.Skip(skipCodexOutput)

@@ -140,6 +140,14 @@ type copilotEvents struct {
 	hooks        map[string][]copilotToolCall
 	settled      map[string]bool // call ids whose hook.end was read
 	pending      []copilotPending
+	pendingCalls []copilotCallEvent // timeline events waiting for the session id
+}
+
+// copilotCallEvent is a timeline event of a call, keyed by the call's place once the session is
+// known.
+type copilotCallEvent struct {
+	ev   CallEvent
+	slot ordinalSlot
 }
 
 func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
@@ -177,7 +185,7 @@ func (s *copilotEvents) record(rec record) {
 	case "result":
 		s.learn(r.SessionID)
 	case "tool.execution_start":
-		s.start(d)
+		s.start(d, r.Timestamp, src)
 		s.set.Skip(skipToolCall)
 		return
 	case "hook.start":
@@ -206,8 +214,9 @@ func (s *copilotEvents) learn(id string) {
 	s.flush()
 }
 
-// start remembers a call and its place in the session's order of calls with the same args.
-func (s *copilotEvents) start(d copilotData) {
+// start remembers a call and its place in the session's order of calls with the same args, and
+// hands it to the timeline.
+func (s *copilotEvents) start(d copilotData, at string, src findings.Source) {
 	if d.ToolCallID == "" {
 		return
 	}
@@ -222,6 +231,26 @@ func (s *copilotEvents) start(d copilotData) {
 	// the tool; the session is "" for the whole file, since it may be named only at the end
 	c.slot = s.keys.place(findings.Call{Runtime: agent.Copilot, Event: copilotPreTool, Tool: d.ToolName, Input: d.Arguments}, "")
 	s.calls[d.ToolCallID] = c
+	s.note(CallEvent{Kind: CallUse, Source: src, Time: at, Cwd: s.cwd, ID: d.ToolCallID, Tool: d.ToolName,
+		Input: keepInput(d.Arguments)}, c.slot)
+}
+
+// note hands the timeline an event of a call once the session is known (Options.Calls).
+func (s *copilotEvents) note(ev CallEvent, slot ordinalSlot) {
+	if !s.opts.calls() {
+		return
+	}
+	if s.session == "" && len(s.pendingCalls) < maxCalls {
+		s.pendingCalls = append(s.pendingCalls, copilotCallEvent{ev, slot})
+		return
+	}
+	s.sendCall(copilotCallEvent{ev, slot})
+}
+
+// sendCall names the call's session and key, and hands the event to the sink.
+func (s *copilotEvents) sendCall(p copilotCallEvent) {
+	p.ev.Session, p.ev.Key = s.session, p.slot.callKey(s.session)
+	s.opts.Sink.Call(p.ev)
 }
 
 // hookStart remembers the calls a preToolUse hook run is about.
@@ -302,6 +331,19 @@ func (s *copilotEvents) complete(d copilotData, at string, src findings.Source, 
 	_ = json.Unmarshal(d.Error, &e)
 	c := s.calls[d.ToolCallID]
 	delete(s.calls, d.ToolCallID)
+	if c != nil || d.ToolCallID != "" {
+		rc := c
+		if rc == nil {
+			rc = &copilotCall{}
+		}
+		hook := e.Code == "denied" && (strings.HasPrefix(e.Message, copilotDenied) || strings.HasPrefix(e.Message, copilotDeniedFrom))
+		ev := CallEvent{Kind: CallResult, Source: src, Time: at, ID: d.ToolCallID, Tool: rc.tool,
+			IsError: len(d.Error) > 0 && string(d.Error) != "null", Refused: hook}
+		if ev.IsError && !elided {
+			ev.Text = e.Message
+		}
+		s.note(ev, rc.slot)
+	}
 	switch {
 	case e.Code != "denied":
 		s.set.Skip(skipCopilotOutput)
@@ -385,6 +427,10 @@ func (s *copilotEvents) emit(id string, c *copilotCall, a gates.HookAnswer, at s
 
 // flush adds the events that waited for the session id (with no key when it never came).
 func (s *copilotEvents) flush() {
+	for _, p := range s.pendingCalls {
+		s.sendCall(p)
+	}
+	s.pendingCalls = nil
 	for _, p := range s.pending {
 		s.add(p)
 	}
@@ -395,6 +441,7 @@ func (s *copilotEvents) flush() {
 func (s *copilotEvents) add(p copilotPending) {
 	p.ev.Call.SessionID = s.session
 	p.ev.Key = p.slot.key(s.session) // "": keyed by the call id, which still matches these files
+	p.ev.CallKey = s.opts.callKey(p.slot, s.session)
 	opts := s.opts
 	if p.noUnstruct {
 		opts.IncludeUnstructured = false

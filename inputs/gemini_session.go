@@ -18,7 +18,9 @@ const GeminiSession Format = "gemini-session"
 // block is a call with status "error" whose functionResponse error is "Tool execution blocked:
 // <reason>". Its args are the arguments the call ran with (a hook's rewrite, not the model's), so
 // a rewritten call is numbered apart from the other files' (ordinalKeys): only blocks are read,
-// and a blocked call was not rewritten.
+// and a blocked call was not rewritten. The tool-call timeline gets every call, by its id and
+// that number: a rewritten call is joined to the stream's by the id, but with only hook runs (the
+// telemetry, the recorder's log) besides this file it is counted twice.
 type geminiSessionReader struct{}
 
 // Skip reasons of session records.
@@ -114,7 +116,7 @@ func (s *geminiSession) message(m *geminiMessage, src findings.Source) (bool, st
 	}
 	used, why := false, skipGeminiAgain
 	for _, tc := range m.ToolCalls {
-		if s.seen[tc.ID] || !s.call(tc.ID, tc.Name, tc.Args, tc.Timestamp) {
+		if s.seen[tc.ID] || !s.call(tc.ID, tc.Name, tc.Args, tc.Timestamp, src) {
 			continue
 		}
 		if len(s.seen) < maxOrdinalKeys {
@@ -124,7 +126,9 @@ func (s *geminiSession) message(m *geminiMessage, src findings.Source) (bool, st
 		if len(tc.Result) > 0 {
 			text = jsonString(tc.Result[0].FunctionResponse.Response.Error)
 		}
-		if tc.Status != "error" || !strings.HasPrefix(text, geminiBlockPrefix) {
+		blocked := tc.Status == "error" && strings.HasPrefix(text, geminiBlockPrefix)
+		s.result(tc.ID, tc.Status == "error", text, blocked, tc.Timestamp, src)
+		if !blocked {
 			delete(s.calls, tc.ID)
 			if !used {
 				why = skipGeminiCalls

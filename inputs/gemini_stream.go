@@ -59,8 +59,8 @@ type geminiStreamRecord struct {
 
 // geminiCall is a tool call whose result is not read yet, with its key.
 type geminiCall struct {
-	tool, key, time string
-	input           json.RawMessage
+	tool, key, callKey, time string
+	input                    json.RawMessage
 }
 
 // geminiCalls is the state Gemini's call files (stream-json, session JSONL) share: the session,
@@ -79,9 +79,9 @@ func newGeminiCalls(name string, opts Options, set *findings.Set) *geminiCalls {
 	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: newOrdinalKeys()}
 }
 
-// call numbers a call by its arguments and remembers it until its result, bounded like the
-// Claude readers' call tables. It reports false for a call id seen before.
-func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string) bool {
+// call numbers a call by its arguments, remembers it until its result, bounded like the Claude
+// readers' call tables, and hands it to the timeline. It reports false for a call id seen before.
+func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, src findings.Source) bool {
 	if _, ok := g.calls[id]; ok || id == "" {
 		return false
 	}
@@ -92,8 +92,30 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string) bo
 		}
 	}
 	c := findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
-	g.calls[id] = &geminiCall{tool: tool, key: g.keys.next(c, ""), time: at, input: keepInput(input)}
+	slot := g.keys.nextSlot(c, "")
+	gc := &geminiCall{tool: tool, key: slot.key(g.session), callKey: g.opts.callKey(slot, g.session), time: at, input: keepInput(input)}
+	g.calls[id] = gc
+	if g.opts.calls() {
+		g.opts.Sink.Call(CallEvent{Kind: CallUse, Source: src, Time: at, Session: g.session, Cwd: g.cwd,
+			ID: id, Key: gc.callKey, Tool: tool, Input: keepInput(input)})
+	}
 	return true
+}
+
+// result hands the timeline a call's result: an error (with its text), and whether a hook
+// refused the call. It is read before the call is settled (block forgets it).
+func (g *geminiCalls) result(id string, isError bool, text string, refused bool, at string, src findings.Source) {
+	if !g.opts.calls() {
+		return
+	}
+	ev := CallEvent{Kind: CallResult, Source: src, Time: at, Session: g.session, ID: id, IsError: isError, Refused: refused}
+	if c := g.calls[id]; c != nil {
+		ev.Key, ev.Tool = c.callKey, c.tool
+	}
+	if isError {
+		ev.Text = text
+	}
+	g.opts.Sink.Call(ev)
 }
 
 // block turns the refusal text of a blocked call into its BeforeTool hook event. It reports
@@ -108,9 +130,10 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 		Answer: gates.HookAnswer{Event: "BeforeTool", Tool: c.tool, Refused: true, RefusalText: reason},
 		Call: findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: c.tool, ToolUseID: id,
 			SessionID: g.session, Cwd: g.cwd, Input: c.input},
-		Source: src,
-		Time:   c.time,
-		Key:    c.key,
+		Source:  src,
+		Time:    c.time,
+		Key:     c.key,
+		CallKey: c.callKey,
 	}
 	return addHookEventReason(ev, g.opts, g.set)
 }
@@ -156,7 +179,7 @@ func (g *geminiCalls) streamRecord(rec record) {
 		g.session = r.SessionID
 		g.set.Skip(skipGeminiStart)
 	case "tool_use":
-		g.call(r.ToolID, r.ToolName, r.Parameters, r.Timestamp)
+		g.call(r.ToolID, r.ToolName, r.Parameters, r.Timestamp, src)
 		g.set.Skip(skipToolCall)
 	case "tool_result":
 		g.count(g.streamResult(r, src))
@@ -176,6 +199,7 @@ func (g *geminiCalls) streamResult(r geminiStreamRecord, src findings.Source) (b
 		text = r.Error.Message
 	}
 	blocked := r.Status == "error" && strings.HasPrefix(text, geminiBlockPrefix)
+	g.result(r.ToolID, r.Status == "error", text, blocked, r.Timestamp, src)
 	if !blocked {
 		delete(g.calls, r.ToolID)
 		if r.Status == "error" && strings.HasPrefix(text, "Tool result blocked: ") {

@@ -91,7 +91,8 @@ func telemetryRecordRead(rec record, name string, opts Options, set *findings.Se
 		set.Problemf(src, "unreadable record", "%v", err)
 		return
 	}
-	ev.Key = keys.next(ev.Call, ev.Call.Hook)
+	slot := keys.nextSlot(ev.Call, ev.Call.Hook)
+	ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), opts.callKey(slot, ev.Call.SessionID)
 	noteHookCall(opts, ev, nil)
 	ok, why := addHookEventReason(ev, opts, set)
 	countRecord(set, ok, why)

@@ -19,6 +19,8 @@ type hookEvent struct {
 	// Key names the event across files when its runtime keys calls by order (ordinalKeys); ""
 	// keys it by the call's tool_use_id (for such a runtime only when the session is known).
 	Key string
+	// CallKey names the call across files and events, for the same runtimes (ordinalSlot.callKey).
+	CallKey string
 }
 
 // Skip reasons of hook events that yield no finding.
@@ -70,6 +72,7 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	}
 	call = withToolNames(call)
 	call.ExitKnown = a.HasExit
+	call.Key = ev.CallKey
 
 	key := ev.Key
 	if key == "" && (call.SessionID != "" || !keysByOrder(call.Runtime)) {

@@ -208,7 +208,8 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 				return errOrdered
 			}
 		} else {
-			ev.Key = keys.next(ev.Call, ev.Call.Hook)
+			slot := keys.nextSlot(ev.Call, ev.Call.Hook)
+			ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), opts.callKey(slot, ev.Call.SessionID)
 		}
 		if opts.calls() {
 			noteHookCall(opts, ev, jsonscan.Lookup(jsonscan.Lookup(rec.Data, "input")[0], "permission_suggestions")[0])

@@ -39,21 +39,21 @@ type ordinalKeys struct {
 // ordinalSlot is a call's place among its session's calls with the same arguments, made into a
 // key once the session is known (Copilot's stream names it only at its end).
 type ordinalSlot struct {
-	runtime, rest string // rest: "event/tool/<hash>"
-	n             int    // 0: no place
+	runtime, event, rest string // rest: "tool/<hash>"
+	n                    int    // 0: no place
 }
 
 func newOrdinalKeys() *ordinalKeys {
 	return &ordinalKeys{counts: map[[32]byte]int{}, max: maxOrdinalKeys}
 }
 
-// next counts one more call (or hook run, for who != "") of c's session and returns its key, or
-// "" (none, or c names its call by id).
-func (k *ordinalKeys) next(c findings.Call, who string) string {
+// nextSlot counts one more call (or hook run, for who != "") of c's session and returns its
+// place, whose key and callKey name it; the zero slot when it has none or c names its call by id.
+func (k *ordinalKeys) nextSlot(c findings.Call, who string) ordinalSlot {
 	if c.ToolUseID != "" || !keysByOrder(c.Runtime) {
-		return ""
+		return ordinalSlot{}
 	}
-	return k.place(c, who).key(c.SessionID)
+	return k.place(c, who)
 }
 
 // place counts one more call of c within c.SessionID (which may be "" in a file of one session
@@ -64,18 +64,29 @@ func (k *ordinalKeys) place(c findings.Call, who string) ordinalSlot {
 		return ordinalSlot{}
 	}
 	h := sha256.Sum256(args)
-	rest := c.Event + "/" + c.Tool + "/" + hex.EncodeToString(h[:12])
-	id := counterID(c.Runtime, c.SessionID, rest, who)
+	rest := c.Tool + "/" + hex.EncodeToString(h[:12])
+	id := counterID(c.Runtime, c.SessionID, c.Event+"/"+rest, who)
 	n, seen := k.counts[id]
 	if !seen && len(k.counts) >= k.max {
 		return ordinalSlot{} // the table is full: an unnumbered call is never merged
 	}
 	k.counts[id] = n + 1
-	return ordinalSlot{runtime: c.Runtime, rest: rest, n: n + 1}
+	return ordinalSlot{runtime: c.Runtime, event: c.Event, rest: rest, n: n + 1}
 }
 
 // key is the slot's event key in session; "" when it has no place or the session is unknown.
 func (s ordinalSlot) key(session string) string {
+	if s.n == 0 || session == "" {
+		return ""
+	}
+	return s.runtime + "/" + session + "/" + s.event + "/" + s.rest + "#" + strconv.Itoa(s.n)
+}
+
+// callKey names the call itself in session, whichever event of it was counted: the n-th call
+// with these arguments is the n-th run of each hook on them, of any event, and the n-th call of a
+// file of calls. It keys the call in the tool-call timeline (CallEvent.Key, findings.Call.Key);
+// "" like key.
+func (s ordinalSlot) callKey(session string) string {
 	if s.n == 0 || session == "" {
 		return ""
 	}

@@ -73,7 +73,7 @@ func checkOrdinalSteps(t *testing.T, k *ordinalKeys, steps []ordinalStep) {
 	t.Helper()
 	keys := make([]string, len(steps))
 	for i, s := range steps {
-		keys[i] = k.next(s.call, s.who)
+		keys[i] = k.nextSlot(s.call, s.who).key(s.call.SessionID)
 		base, n, _ := strings.Cut(keys[i], "#")
 		switch {
 		case s.want == 0 && keys[i] != "":

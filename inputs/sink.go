@@ -43,6 +43,15 @@ func (o Options) add(set *findings.Set, f findings.Finding) bool {
 // calls reports whether the readers hand over the tool-call timeline.
 func (o Options) calls() bool { return o.Calls && o.Sink != nil }
 
+// callKey is the slot's call key in session when the readers hand over the timeline (only the
+// timeline reads it), else "".
+func (o Options) callKey(s ordinalSlot, session string) string {
+	if !o.calls() {
+		return ""
+	}
+	return s.callKey(session)
+}
+
 // Funcs is a Sink made of functions, each optional, for a caller that wants one part of what the
 // readers find (tests, tools): Prepare changes each finding before it goes into the set; Redact
 // nil leaves texts as they are.

@@ -457,7 +457,7 @@ func (r *Redactor) Call(c findings.Call) *findings.Call {
 	}
 	s := r.String
 	c.Runtime, c.Event, c.Tool, c.ToolUseID, c.SessionID = s(c.Runtime), s(c.Event), s(c.Tool), s(c.ToolUseID), s(c.SessionID)
-	c.Hook, c.Command, c.FilePath, c.Cwd = s(c.Hook), s(c.Command), s(c.FilePath), s(c.Cwd)
+	c.Hook, c.Command, c.FilePath, c.Cwd, c.Key = s(c.Hook), s(c.Command), s(c.FilePath), s(c.Cwd), s(c.Key)
 	c.Input = r.JSON(c.Input)
 	return &c
 }
