@@ -34,7 +34,8 @@
 # median of the per-round ratios; CPU is user+sys; peak RSS is the largest of collect's runs.
 #
 # record: BENCH_PAIRS rounds of `sh -c true`, `agc-record -- true`, `agc-sarif record -- true`, a
-# bare Go exec wrapper (syscall.ForkExec + wait: the floor for a Go recorder), `agc-sarif --version`
+# bare Go exec wrapper (syscall.ForkExec + wait: the floor for a Go wrapper), the same with the
+# hook's three streams through pipes (os/exec: the floor for a Go recorder), `agc-sarif --version`
 # (its start-up alone) and, with gcc, a static C posix_spawn wrapper, each BENCH_CALLS (200) times in a
 # loop per sample with a PreToolUse input on stdin; per-call ms, and added = per-round difference.
 #
@@ -276,6 +277,36 @@ func main() {
 }
 GO
   (cd "$work/gowrap" && go mod init gowrap >/dev/null 2>&1 && CGO_ENABLED=0 go build -trimpath -o "$bin/gowrap" .)
+  # The least a Go recorder does: the hook's stdin, stdout and stderr through pipes, read to the
+  # end and passed on (a record needs all three), the hook waited for; no signals, no log.
+  mkdir -p "$work/gopipes"
+  cat >"$work/gopipes/main.go" <<'GO'
+// Command gopipes runs its arguments as a command, giving it its stdin through a pipe and
+// reading its stdout and stderr through pipes to the end, passing each on: what any Go hook
+// recorder must do before it writes a record.
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+)
+
+func main() {
+	in, _ := io.ReadAll(os.Stdin)
+	var out, errb bytes.Buffer
+	cmd := exec.Command(os.Args[1], os.Args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), &out, &errb
+	err := cmd.Run()
+	os.Stdout.Write(out.Bytes())
+	os.Stderr.Write(errb.Bytes())
+	if err != nil {
+		os.Exit(1)
+	}
+}
+GO
+  (cd "$work/gopipes" && go mod init gopipes >/dev/null 2>&1 && CGO_ENABLED=0 go build -trimpath -o "$bin/gopipes" .)
   # The same in C (posix_spawn, static): what starting and waiting for a hook costs at all.
   local cwrap=()
   if command -v gcc >/dev/null; then
@@ -291,13 +322,14 @@ GO
   echo "bench: record: $pairs round(s) of $calls calls each" >&2
   local r
   # Warm the page cache and the binaries: one untimed call of each.
-  "$bin/agc-record" -- true <"$BENCH_IN" && "$bin/agc-sarif" record -- true <"$BENCH_IN" && "$bin/gowrap" true
+  "$bin/agc-record" -- true <"$BENCH_IN" && "$bin/agc-sarif" record -- true <"$BENCH_IN" && "$bin/gowrap" true && "$bin/gopipes" true </dev/null
   rm -f "$AGC_HOOK_LOG"
   for ((r = 1; r <= pairs; r++)); do
     timed record sh "$r" 0 "$calls" "${loop[@]}" sh -c true
     timed record agc-record "$r" 0 "$calls" "${loop[@]}" "$bin/agc-record" -- true
     timed record agc-sarif-record "$r" 0 "$calls" "${loop[@]}" "$bin/agc-sarif" record -- true
     timed record go-exec "$r" 0 "$calls" "${loop[@]}" "$bin/gowrap" true
+    timed record go-pipes "$r" 0 "$calls" "${loop[@]}" "$bin/gopipes" true
     timed record agc-sarif-start "$r" 0 "$calls" "${loop[@]}" "$bin/agc-sarif" --version
     if ((${#cwrap[@]})); then timed record c-spawn "$r" 0 "$calls" "${loop[@]}" "${cwrap[@]}"; fi
     # Both recorders must have written a record a call: a recorder that does nothing is fast.
@@ -474,6 +506,7 @@ if many and one:
         f"{max(s['rss'] for s in many):.0f} MiB (one file: {max(s['rss'] for s in one):.0f} MiB; target < 64 MiB)")
 names = {"agc-record": "`agc-record -- true`", "agc-sarif-record": "`agc-sarif record -- true`",
          "go-exec": "bare Go exec wrapper (syscall.ForkExec, no pipes, no signals, no log)",
+         "go-pipes": "Go wrapper that pipes the hook's stdin, stdout and stderr (os/exec; what a recorder must do, no signals, no log)",
          "c-spawn": "bare C wrapper (posix_spawn, static)",
          "agc-sarif-start": "`agc-sarif --version` (start-up alone, no hook)"}
 ref = by.get(("record", "sh"))
