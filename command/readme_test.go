@@ -176,9 +176,14 @@ func reviewerSees(t *testing.T) string {
 // TestReadmeReviewerSees keeps the README's example of what a reviewer sees equal to what the
 // preview makes of testdata/examples today.
 func TestReadmeReviewerSees(t *testing.T) {
-	const start, end = "<!-- reviewer-sees:start -->", "<!-- reviewer-sees:end -->"
-	s, got, i, j := readmeSection(t, start, end)
-	want := reviewerSees(t)
+	keepReadmeSection(t, "reviewer-sees", "\"What a reviewer sees\"", "TestReadmeReviewerSees", reviewerSees(t))
+}
+
+// keepReadmeSection fails unless the README's section between <!-- NAME:start --> and
+// <!-- NAME:end --> is want; with -update it writes want there.
+func keepReadmeSection(t *testing.T, name, what, test, want string) {
+	t.Helper()
+	s, got, i, j := readmeSection(t, "<!-- "+name+":start -->", "<!-- "+name+":end -->")
 	if got == want {
 		return
 	}
@@ -188,7 +193,7 @@ func TestReadmeReviewerSees(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's \"What a reviewer sees\" is out of date; run: go test ./command -run TestReadmeReviewerSees -update\nwant:\n%s", want)
+	t.Errorf("README.md's %s is out of date; run: go test ./command -run %s -update\nwant:\n%s", what, test, want)
 }
 
 // actionYMLInputs reads action.yml's inputs, in order, with their defaults (unquoted): the keys
@@ -286,17 +291,5 @@ func frictionExample(t *testing.T) string {
 
 // TestReadmeFriction keeps the README's friction report equal to what the command prints today.
 func TestReadmeFriction(t *testing.T) {
-	const start, end = "<!-- friction-report:start -->", "<!-- friction-report:end -->"
-	s, got, i, j := readmeSection(t, start, end)
-	want := frictionExample(t)
-	if got == want {
-		return
-	}
-	if *update {
-		if err := os.WriteFile("../README.md", []byte(s[:i]+want+s[j:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("README.md's friction report is out of date; run: go test ./command -run TestReadmeFriction -update\nwant:\n%s", want)
+	keepReadmeSection(t, "friction-report", "friction report", "TestReadmeFriction", frictionExample(t))
 }
