@@ -54,10 +54,11 @@ type Anchorer struct {
 	fallback []string // fallback files, in order, before the "any tracked file" step
 	mu       sync.Mutex
 	files    map[string]*file
-	found    map[string][2]int // rel NUL text → lines where the text stands ({0,0}: not found)
-	resolved map[string]string // rel → resolved rel ("" when refused)
-	tracked  *string           // first tracked file, once looked up ("" when none)
-	diff     *difffilter.Diff  // the change's diff; nil without a base
+	found    map[string][2]int  // rel NUL text → lines where the text stands ({0,0}: not found)
+	resolved map[string]string  // rel → resolved rel ("" when refused)
+	dirs     map[string]realDir // absolute folder → what resolving found there (under mu)
+	tracked  *string            // first tracked file, once looked up ("" when none)
+	diff     *difffilter.Diff   // the change's diff; nil without a base
 	mode     SessionMode
 	input    func([]byte) []byte // Options.Input
 	edits    sessionEdits        // where each session's edits stand in the diff
@@ -90,7 +91,7 @@ func New(opts Options) (*Anchorer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anchor: %w", err)
 	}
-	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{},
+	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}, dirs: map[string]realDir{},
 		diff: opts.Diff, mode: mode, input: opts.Input}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {

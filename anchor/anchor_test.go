@@ -130,6 +130,10 @@ func TestPath(t *testing.T) {
 		{"link-in/a.go", "", "src/a.go"},
 		{"link-out/secret.txt", "", ""},
 		{"link-out/new.txt", "", ""},
+		{"link-out/deeper/new.txt", "", ""},
+		{"link-in/new.go", "", "src/new.go"},
+		{"link-in/deep/er/new.go", "", "src/deep/er/new.go"},
+		{"src/deep/new.go", "", "src/deep/new.go"},
 		{"../../etc/passwd", "", ""},
 		{"src/../../etc/passwd", "", ""},
 		{"../outside/secret.txt", root, ""},
@@ -148,13 +152,15 @@ func TestPath(t *testing.T) {
 		{"", "", ""},
 		{"src/a\x00.go", "", ""},
 	}
-	for _, tt := range tests {
-		got, ok := a.Path(tt.p, tt.cwd)
-		if !ok {
-			got = ""
-		}
-		if got != tt.want {
-			t.Errorf("Path(%q, %q) = %q, %v; want %q", tt.p, tt.cwd, got, ok, tt.want)
+	for pass := range 2 { // the second from what the first remembered of files and folders
+		for _, tt := range tests {
+			got, ok := a.Path(tt.p, tt.cwd)
+			if !ok {
+				got = ""
+			}
+			if got != tt.want {
+				t.Errorf("pass %d: Path(%q, %q) = %q, %v; want %q", pass+1, tt.p, tt.cwd, got, ok, tt.want)
+			}
 		}
 	}
 }
