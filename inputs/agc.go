@@ -78,7 +78,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 	records := 0
 	// A line longer than the window reaches record as its skeleton: every key and the head of
 	// every string, so a 50 MB message costs the window, not the line (outputs cut it anyway).
-	err = scanFrom(ctx, r, max, elideWindow, passed, func(rec record) error {
+	err = scanFrom(ctx, r, max, elideWindow, passed, func(rec Record) error {
 		records++
 		f.record(rec)
 		return nil
@@ -135,7 +135,7 @@ func (f *agcFile) document(r io.Reader, max int) (io.Reader, int, error) {
 }
 
 // record reads one record: a response, an array of responses, or a text-form line.
-func (f *agcFile) record(rec record) {
+func (f *agcFile) record(rec Record) {
 	src := findings.Source{File: f.name, Line: rec.Line}
 	data := bytes.TrimPrefix(rec.Data, []byte("\xef\xbb\xbf"))
 	switch {

@@ -72,14 +72,14 @@ func readPath(t *testing.T, path, name string, format Format, calls func(CallEve
 	br := bufio.NewReader(f)
 	head, _ := br.Peek(SniffSize)
 	if format == "" {
-		format = Detect(head)
+		format = testRegistry.Detect(head)
 	}
-	rd, err := ReaderFor(format)
+	rd, err := testRegistry.ReaderFor(format)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	set := findings.NewSet()
-	if err := rd.Read(context.Background(), Input{Name: name, R: br}, Options{IncludeUnstructured: true, Calls: calls != nil, Sink: Funcs{OnCall: calls}}, set); err != nil {
+	if err := rd.Read(context.Background(), Input{Name: name, R: br}, Options{Registry: testRegistry, IncludeUnstructured: true, Calls: calls != nil, Sink: Funcs{OnCall: calls}}, set); err != nil {
 		t.Fatal(err)
 	}
 	return set

@@ -106,7 +106,7 @@ func newHookState(file string, opts Options, set *findings.Set, add hookAdder) *
 func (s *hookState) src(line int) findings.Source { return findings.Source{File: s.file, Line: line} }
 
 // problem reports a record that could not be read.
-func (s *hookState) problem(rec record) {
+func (s *hookState) problem(rec Record) {
 	reason := skipCutShort
 	if rec.Data == nil {
 		reason = skipTooLong

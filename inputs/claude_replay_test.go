@@ -45,7 +45,7 @@ func TestClaudeReplay(t *testing.T) {
 				if _, err := os.Stat(path); err != nil {
 					continue
 				}
-				set, f := readClaude(t, path, Options{IncludeUnstructured: true})
+				set, f := readClaude(t, path, Options{Registry: testRegistry, IncludeUnstructured: true})
 				wantFormat := map[string]Format{"session.jsonl": Transcript, "stream.jsonl": StreamJSON}[file]
 				if f != wantFormat {
 					t.Errorf("%s: detected %q, want %q", file, f, wantFormat)

@@ -14,14 +14,15 @@ import (
 // readClaude reads one file with the reader its content is detected as, and checks that every
 // record was counted.
 func readClaude(t *testing.T, path string, opts Options) (*findings.Set, Format) {
+	opts = withTestRegistry(opts)
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	head := data[:min(len(data), SniffSize)]
-	f := Detect(head)
-	r, err := ReaderFor(f)
+	f := testRegistry.Detect(head)
+	r, err := testRegistry.ReaderFor(f)
 	if err != nil {
 		t.Fatalf("%s: detected as %q: %v", path, f, err)
 	}
@@ -74,7 +75,7 @@ func TestSamples(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			set, f := readClaude(t, filepath.Join(dir, tc.file), Options{IncludeUnstructured: tc.unstructured})
+			set, f := readClaude(t, filepath.Join(dir, tc.file), Options{Registry: testRegistry, IncludeUnstructured: tc.unstructured})
 			if f != tc.format {
 				t.Fatalf("detected %q, want %q", f, tc.format)
 			}
@@ -98,7 +99,7 @@ func TestSamples(t *testing.T) {
 
 // TestSampleDetails checks what the yul records become beyond their rule ids.
 func TestSampleDetails(t *testing.T) {
-	set, _ := readClaude(t, filepath.Join("..", "testdata", "samples", "yul_README_session-transcript-entries.jsonl"), Options{IncludeUnstructured: true})
+	set, _ := readClaude(t, filepath.Join("..", "testdata", "samples", "yul_README_session-transcript-entries.jsonl"), Options{Registry: testRegistry, IncludeUnstructured: true})
 	if len(set.Findings) != 2 {
 		t.Fatalf("got %d findings, want 2", len(set.Findings))
 	}

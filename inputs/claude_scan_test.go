@@ -48,7 +48,7 @@ func TestScanArray(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			err := scanArray(context.Background(), strings.NewReader(tc.in), tc.max, func(r record) error {
+			err := scanArray(context.Background(), strings.NewReader(tc.in), tc.max, func(r Record) error {
 				if r.Problem != "" {
 					got = append(got, fmt.Sprintf("%d!%s", r.Line, r.Problem))
 				} else {
@@ -76,7 +76,7 @@ func TestScanArrayChunks(t *testing.T) {
 	big := strings.Repeat("y", 600<<10) // longer than the 256 KiB buffer
 	in := "[{\"a\":\"" + big + "\"},{\"b\":1}]"
 	var sizes []int
-	err := scanArray(context.Background(), strings.NewReader(in), 0, func(r record) error {
+	err := scanArray(context.Background(), strings.NewReader(in), 0, func(r Record) error {
 		if r.Problem != "" {
 			t.Errorf("problem %s", r.Problem)
 		}

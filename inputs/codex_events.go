@@ -34,7 +34,7 @@ func sniffCodexEvents(h *head) bool {
 var codexEventTypes = []string{"thread.", "turn.", "item.", "error"}
 
 func (codexEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
 		var ev struct {
 			Type string `json:"type"`
 		}

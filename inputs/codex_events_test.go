@@ -16,7 +16,7 @@ import (
 // that reason; read beside the rollout and the recorder's log they change nothing.
 func TestCodexEventsReplay(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "codex", "run")
-	opts := Options{IncludeUnstructured: true}
+	opts := Options{Registry: testRegistry, IncludeUnstructured: true}
 	set, format := readClaude(t, filepath.Join(dir, "events.jsonl"), opts)
 	if format != CodexEvents {
 		t.Fatalf("events detected as %q", format)
@@ -70,7 +70,7 @@ func TestCodexEventsReader(t *testing.T) {
 				return
 			}
 			set := findings.NewSet()
-			if err := (codexEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, Options{}, set); err != nil {
+			if err := (codexEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, Options{Registry: testRegistry}, set); err != nil {
 				t.Fatal(err)
 			}
 			var lines []int

@@ -88,7 +88,7 @@ type codexRollout struct {
 
 func (codexRolloutReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := &codexRollout{name: in.Name, opts: opts, set: set, calls: map[string]*codexCall{}, maxCalls: maxCalls}
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
 		s.record(rec)
 		return nil
 	}))
@@ -104,7 +104,7 @@ func (codexRolloutReader) Read(ctx context.Context, in Input, opts Options, set 
 }
 
 // record reads one rollout line: every line is used or counted as a skip with its reason.
-func (s *codexRollout) record(rec record) {
+func (s *codexRollout) record(rec Record) {
 	var r rolloutRecord
 	src, ok := decodeLine(s.set, s.name, rec, "a rollout record", &r)
 	if !ok {

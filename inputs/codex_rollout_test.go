@@ -71,7 +71,7 @@ func TestCodexReplay(t *testing.T) {
 		"echo LETTHROUGH ran":               {"codex-guard/soft-block"},
 		"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "codex-guard/only-a-hint"},
 	}
-	opts := Options{IncludeUnstructured: true}
+	opts := Options{Registry: testRegistry, IncludeUnstructured: true}
 	all := findings.NewSet()
 	for _, c := range []struct {
 		file string
@@ -131,7 +131,7 @@ func TestCodexRolloutReader(t *testing.T) {
 				t.Fatal("not detected as a rollout")
 			}
 			set := findings.NewSet()
-			if err := (codexRolloutReader{}).Read(context.Background(), Input{Name: "r.jsonl", R: strings.NewReader(tt.text)}, Options{IncludeUnstructured: true}, set); err != nil {
+			if err := (codexRolloutReader{}).Read(context.Background(), Input{Name: "r.jsonl", R: strings.NewReader(tt.text)}, Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 				t.Fatal(err)
 			}
 			var rules []string

@@ -13,7 +13,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // CopilotEvents is the format of GitHub Copilot CLI's typed events: the session's
@@ -151,9 +150,9 @@ type copilotCallEvent struct {
 }
 
 func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	s := &copilotEvents{name: in.Name, opts: opts, set: set, keys: newOrdinalKeys(),
+	s := &copilotEvents{name: in.Name, opts: opts, set: set, keys: newOrdinalKeys(opts),
 		calls: map[string]*copilotCall{}, hooks: map[string][]copilotToolCall{}, settled: map[string]bool{}}
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
 		s.record(rec)
 		return nil
 	}))
@@ -165,7 +164,7 @@ func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set
 }
 
 // record reads one event line: every line is used or counted as a skip with its reason.
-func (s *copilotEvents) record(rec record) {
+func (s *copilotEvents) record(rec Record) {
 	var r copilotRecord
 	var d copilotData
 	src, ok := decodeLine(s.set, s.name, rec, "a Copilot event", &r)
@@ -414,7 +413,7 @@ func (s *copilotEvents) emit(id string, c *copilotCall, a gates.HookAnswer, at s
 	if len(c.args) <= maxCallInput {
 		call.Input = c.args
 	} else {
-		tc := runtimes.For(agent.Copilot).ToolCall(c.tool, c.args)
+		tc := s.opts.binding(agent.Copilot).ToolCall(c.tool, c.args)
 		call.Command, call.FilePath = tc.Command, tc.FilePath
 	}
 	p := copilotPending{ev: hookEvent{Answer: a, Call: call, Source: src, Time: at}, slot: c.slot, noUnstruct: noUnstruct, count: count}

@@ -51,7 +51,7 @@ func TestCopilotReplay(t *testing.T) {
 		}},
 	}
 	files := []string{"session-events.jsonl", "events.jsonl", "hook-log.jsonl"}
-	opts := Options{IncludeUnstructured: true}
+	opts := Options{Registry: testRegistry, IncludeUnstructured: true}
 	for _, c := range cases {
 		sets := map[string]func() *findings.Set{}
 		for _, name := range files {
@@ -149,7 +149,7 @@ func TestCopilotEventsReader(t *testing.T) {
 				t.Fatal("not detected as Copilot events")
 			}
 			set := findings.NewSet()
-			if err := (copilotEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, Options{IncludeUnstructured: true}, set); err != nil {
+			if err := (copilotEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 				t.Fatal(err)
 			}
 			var rules []string
@@ -185,7 +185,7 @@ func TestCopilotEventsLongLines(t *testing.T) {
 		`{"type":"tool.execution_complete","data":{"toolCallId":"c2","success":true,"result":{"content":"` + big + `"}},"id":"x","timestamp":"t"}` + "\n" +
 		`{"type":"hook.end","data":{"hookInvocationId":"h","hookType":"preToolUse","success":true,"output":{"c3":"Denied by preToolUse hook: ` + big + `"}},"id":"x","timestamp":"t"}` + "\n"
 	set := findings.NewSet()
-	if err := (copilotEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(text)}, Options{}, set); err != nil {
+	if err := (copilotEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(text)}, Options{Registry: testRegistry}, set); err != nil {
 		t.Fatal(err)
 	}
 	if len(set.Findings) != 1 || set.Findings[0].Call.FilePath != "/p/a.txt" || set.Findings[0].EventKey != "copilot-cli/s1/c1/preToolUse" {

@@ -6,7 +6,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // The session's edits: with Options.Edits, every reader hands over the edit calls (Edit,
@@ -39,17 +38,19 @@ type editScan struct {
 	tools  map[string]bool // the edit tools of every binding
 	quoted [][]byte        // the same, as JSON strings
 	cwd    string
+	// binding is Options.binding: a hook log record's stdin is read with its runtime's binding.
+	binding func(runtime string) gates.Binding
 }
 
 // withEdits wraps a reader's record function so that the sink (Sink.Edit) first receives the edit
 // calls of each record of the file name; without Options.Edits it returns fn itself. A reader reading parts of a file apart wraps each part's
 // function: the working folder is then known from the part's own records only.
-func withEdits(opts Options, name string, fn func(record) error) func(record) error {
+func withEdits(opts Options, name string, fn func(Record) error) func(Record) error {
 	if !opts.Edits || opts.Sink == nil {
 		return fn
 	}
-	es := newEditScan(opts.Sink.Edit)
-	return func(rec record) error {
+	es := newEditScan(opts)
+	return func(rec Record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
 			es.record(rec.Data, rec.Elided, findings.Source{File: name, Line: rec.Line})
 		}
@@ -58,9 +59,9 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 }
 
 // newEditScan finds the edit calls of a file for emit.
-func newEditScan(emit func(EditCall)) *editScan {
-	es := &editScan{emit: emit, tools: map[string]bool{}}
-	for _, b := range runtimes.Bindings() {
+func newEditScan(opts Options) *editScan {
+	es := &editScan{emit: opts.Sink.Edit, tools: map[string]bool{}, binding: opts.binding}
+	for _, b := range opts.Registry.Bindings {
 		for _, t := range b.EditTools() {
 			es.tools[t] = true
 			es.quoted = append(es.quoted, []byte(`"`+t+`"`))
@@ -130,7 +131,7 @@ func (es *editScan) record(b []byte, long bool, src findings.Source) {
 	session := firstOf(rawStr(rec.sessionID), rawStr(rec.sessionID2))
 	at := firstOf(rawStr(rec.time), rawStr(rec.timestamp))
 	n := 0
-	if in, ok := hookInputCall(rawStr(rec.runtime), rec.input); ok && es.tools[in.Tool] {
+	if in, ok := hookInputCall(es.binding(rawStr(rec.runtime)), rec.input); ok && es.tools[in.Tool] {
 		es.emit(EditCall{Source: src, Index: n, Session: firstOf(in.SessionID, session), Tool: in.Tool, Time: at, Cwd: firstOf(in.Cwd, es.cwd), Input: in.Input})
 		n++
 	}
@@ -146,13 +147,13 @@ func (es *editScan) record(b []byte, long bool, src findings.Source) {
 }
 
 // hookInputCall reads the call a hook log record's input (the hook's stdin) names, as the hook
-// log reader does: with the record's runtime binding when it reads its own stdin shape
+// log reader does: with b, the record's runtime binding, when it reads its own stdin shape
 // (Copilot's camelCase), else from the snake_case fields the other runtimes send.
-func hookInputCall(runtime string, raw []byte) (gates.HookCall, bool) {
+func hookInputCall(b gates.Binding, raw []byte) (gates.HookCall, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return gates.HookCall{}, false
 	}
-	if c, ok := runtimes.For(runtime).HookInput(raw); ok {
+	if c, ok := b.HookInput(raw); ok {
 		return c, true
 	}
 	m := jsonscan.Lookup(raw, "session_id", "cwd", "tool_name", "tool_input")

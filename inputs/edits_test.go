@@ -17,13 +17,13 @@ import (
 // as "line/index session tool cwd time file_path", in the order they came.
 func editsOf(t *testing.T, format Format, text string, in Input) []string {
 	t.Helper()
-	r, err := ReaderFor(format)
+	r, err := testRegistry.ReaderFor(format)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var got []string
-	opts := Options{Edits: true, Sink: Funcs{OnEdit: func(e EditCall) {
+	opts := Options{Registry: testRegistry, Edits: true, Sink: Funcs{OnEdit: func(e EditCall) {
 		var fp struct {
 			FilePath string `json:"file_path"`
 			Path     string `json:"path"`

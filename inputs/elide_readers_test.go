@@ -27,7 +27,7 @@ func TestLongLinesInReaders(t *testing.T) {
 		}
 		var log eventLog
 		set := findings.NewSet()
-		err := (transcriptReader{add: log.add}).Read(context.Background(), Input{Name: "t.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}, Options{}, set)
+		err := (transcriptReader{add: log.add}).Read(context.Background(), Input{Name: "t.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}, Options{Registry: testRegistry}, set)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func TestLongLinesInReaders(t *testing.T) {
 		post := `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":` + jstr(`{"agc":"0.1","gate":{"id":"g","kind":"runtime"},"verdict":"steer","findings":[{"rule":"r","message":"m"}]}`) + `}}`
 		log := rec(jstr(post)) + "\n" + rec(`"`+big+`"`) + "\n"
 		set := findings.NewSet()
-		if err := (hookLogReader{}).Read(context.Background(), Input{Name: "h.jsonl", R: strings.NewReader(log)}, Options{}, set); err != nil {
+		if err := (hookLogReader{}).Read(context.Background(), Input{Name: "h.jsonl", R: strings.NewReader(log)}, Options{Registry: testRegistry}, set); err != nil {
 			t.Fatal(err)
 		}
 		if len(set.Findings) != 1 || set.Findings[0].Call == nil || set.Findings[0].Call.FilePath != "/w/a.txt" || set.Findings[0].Call.ToolUseID != "t1" {

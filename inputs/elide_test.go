@@ -93,8 +93,8 @@ func TestSkeletonBudget(t *testing.T) {
 func TestWindowedLongLine(t *testing.T) {
 	big := strings.Repeat("0123456789\\n\\\"", (3*elideWindow)/14)
 	in := `{"a":1}` + "\n" + `{"type":"user","content":"` + big + `","id":"t1"}` + "\n" + `{"b":2}` + "\n"
-	var got []record
-	err := scanWindowed(t.Context(), strings.NewReader(in), 0, func(r record) error {
+	var got []Record
+	err := scanWindowed(t.Context(), strings.NewReader(in), 0, func(r Record) error {
 		r.Data = bytes.Clone(r.Data)
 		got = append(got, r)
 		return nil

@@ -78,7 +78,7 @@ func (geminiSessionReader) Read(ctx context.Context, in Input, opts Options, set
 }
 
 // record reads one session line: every line is used or counted as a skip with its reason.
-func (s *geminiSession) record(rec record) {
+func (s *geminiSession) record(rec Record) {
 	var r geminiSessionRecord
 	src, ok := decodeLine(s.set, s.name, rec, "a Gemini session record", &r)
 	if !ok {

@@ -76,7 +76,7 @@ type geminiCalls struct {
 }
 
 func newGeminiCalls(name string, opts Options, set *findings.Set) *geminiCalls {
-	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: newOrdinalKeys()}
+	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: newOrdinalKeys(opts)}
 }
 
 // call numbers a call by its arguments, remembers it until its result, bounded like the Claude
@@ -152,8 +152,8 @@ func countRecord(set *findings.Set, ok bool, why string) {
 
 // readRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
 // and names the file in an I/O error.
-func readRecords(ctx context.Context, in Input, opts Options, fn func(record)) error {
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+func readRecords(ctx context.Context, in Input, opts Options, fn func(Record)) error {
+	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
 		fn(rec)
 		return nil
 	}))
@@ -168,7 +168,7 @@ func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set 
 }
 
 // streamRecord reads one stream-json line: every line is used or counted as a skip.
-func (g *geminiCalls) streamRecord(rec record) {
+func (g *geminiCalls) streamRecord(rec Record) {
 	var r geminiStreamRecord
 	src, ok := decodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
 	if !ok {

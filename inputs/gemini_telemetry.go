@@ -10,7 +10,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // GeminiTelemetry is the format of Gemini CLI's local telemetry log (telemetry.outfile).
@@ -60,13 +59,13 @@ type telemetryRecord struct {
 }
 
 func (geminiTelemetryReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	keys := newOrdinalKeys()
-	return readRecords(ctx, in, opts, func(rec record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
+	keys := newOrdinalKeys(opts)
+	return readRecords(ctx, in, opts, func(rec Record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
 }
 
 // telemetryRecordRead reads one telemetry record: a hook_call is a hook event, every other record
 // a counted skip.
-func telemetryRecordRead(rec record, name string, opts Options, set *findings.Set, keys *ordinalKeys) {
+func telemetryRecordRead(rec Record, name string, opts Options, set *findings.Set, keys *ordinalKeys) {
 	src := findings.Source{File: name, Line: rec.Line}
 	if rec.Problem != "" {
 		set.Problemf(src, "unreadable record", "%s", rec.Problem)
@@ -86,7 +85,7 @@ func telemetryRecordRead(rec record, name string, opts Options, set *findings.Se
 		set.Skip(skipGeminiOther)
 		return
 	}
-	ev, err := telemetryHookEvent(r, src, rec.Elided, opts.Redact)
+	ev, err := telemetryHookEvent(r, src, rec.Elided, opts)
 	if err != nil {
 		set.Problemf(src, "unreadable record", "%v", err)
 		return
@@ -100,18 +99,15 @@ func telemetryRecordRead(rec record, name string, opts Options, set *findings.Se
 
 // telemetryHookEvent turns a hook_call record into the hook event the recorder's log would
 // give for the same run (hookLogEvent).
-func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red func(string) string) (hookEvent, error) {
+func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, opts Options) (hookEvent, error) {
 	at := r.Attributes
 	for _, s := range []*string{at.Stdout, at.Stderr} {
 		if elided && s != nil && len(*s) >= elideKeep-8 {
 			return hookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
 		}
 	}
-	hi := readHookInput([]byte(at.HookInput), runtimes.For(agent.Gemini))
-	hook := at.HookName
-	if red != nil {
-		hook = red(hook)
-	}
+	hi := readHookInput([]byte(at.HookInput), opts.binding(agent.Gemini))
+	hook := opts.Redact(at.HookName)
 	a := gates.HookAnswer{Event: hi.event, Tool: hi.tool, Hook: hook, HasExit: at.ExitCode != nil,
 		HasStdout: at.Stdout != nil, HasStderr: at.Stderr != nil, ToolInput: hi.input}
 	if at.Stdout != nil {

@@ -41,7 +41,7 @@ var geminiReplayBlocks = map[string][]string{
 // regen.sh): each of its own files alone, the recorder's log alone, and all of them together give
 // the expected rule ids, each event's rule once.
 func TestGeminiReplay(t *testing.T) {
-	opts := Options{IncludeUnstructured: true}
+	opts := Options{Registry: testRegistry, IncludeUnstructured: true}
 	files := []struct {
 		file   string
 		format Format
@@ -79,7 +79,7 @@ func TestGeminiReplay(t *testing.T) {
 func readGemini(t *testing.T, rd Reader, text string) *findings.Set {
 	t.Helper()
 	set := findings.NewSet()
-	if err := rd.Read(context.Background(), Input{Name: "g", R: strings.NewReader(text)}, Options{IncludeUnstructured: true}, set); err != nil {
+	if err := rd.Read(context.Background(), Input{Name: "g", R: strings.NewReader(text)}, Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 		t.Fatal(err)
 	}
 	if set.Records != set.Used+set.Skipped() {
@@ -241,13 +241,13 @@ func TestGeminiOneHookOneRule(t *testing.T) {
 		string(q) + `,"stdout":"","stderr":"the tree is frozen\n"}}` + "\n"
 	read := func(name, text string) *findings.Set {
 		t.Helper()
-		format := Detect([]byte(text))
-		rd, err := ReaderFor(format)
+		format := testRegistry.Detect([]byte(text))
+		rd, err := testRegistry.ReaderFor(format)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		set := findings.NewSet()
-		if err := rd.Read(context.Background(), Input{Name: name, R: strings.NewReader(text)}, Options{IncludeUnstructured: true}, set); err != nil {
+		if err := rd.Read(context.Background(), Input{Name: name, R: strings.NewReader(text)}, Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 			t.Fatal(err)
 		}
 		if len(set.Findings) != 1 {

@@ -7,7 +7,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // hookEvent is one hook invocation at a tool call, as any record format tells it.
@@ -50,7 +49,7 @@ func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, st
 
 // hookEventFindings turns one hook event into findings, or a skip reason when it yields none.
 func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) {
-	call := completeCall(ev)
+	call := completeCall(ev, opts)
 	a := ev.Answer
 	if a.Event == "" {
 		a.Event = call.Event
@@ -65,17 +64,17 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
-	bind := runtimes.For(call.Runtime)
+	bind := opts.binding(call.Runtime)
 	res := bind.CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {
 		return nil, skipNoDecision
 	}
-	call = withToolNames(call)
+	call = withToolNames(opts, call)
 	call.ExitKnown = a.HasExit
 	call.Key = ev.CallKey
 
 	key := ev.Key
-	if key == "" && (call.SessionID != "" || !keysByOrder(call.Runtime)) {
+	if key == "" && (call.SessionID != "" || !opts.keysByOrder(call.Runtime)) {
 		key = eventKey(call) // a runtime keyed by order: by a call id only within a known session
 	}
 	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: key}
@@ -127,10 +126,10 @@ func redactedNames(c findings.Call, red func(string) string) findings.Call {
 
 // completeCall fills the call from the answer where the reader left gaps (withToolNames reads
 // its tool input).
-func completeCall(ev hookEvent) findings.Call {
+func completeCall(ev hookEvent, opts Options) findings.Call {
 	c := ev.Call
 	if c.Runtime == "" {
-		c.Runtime = runtimes.Default().Runtime()
+		c.Runtime = opts.defaultRuntime()
 	}
 	if c.Event == "" {
 		c.Event = ev.Answer.Event
@@ -150,9 +149,9 @@ func completeCall(ev hookEvent) findings.Call {
 // withToolNames fills the call's command and file path, where the reader left them empty, from
 // its tool input as its binding reads them. Only a call that yields findings needs them, and
 // reading them decodes the input.
-func withToolNames(c findings.Call) findings.Call {
+func withToolNames(opts Options, c findings.Call) findings.Call {
 	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
-		command, filePath := runtimes.For(c.Runtime).ToolNames(c.Tool, c.Input)
+		command, filePath := opts.binding(c.Runtime).ToolNames(c.Tool, c.Input)
 		if c.Command == "" {
 			c.Command = command
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hooklog"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, docs/inputs.md "Hook log"):
@@ -166,7 +165,7 @@ func (r *hookLogRecord) cut(f hooklog.Field) **hooklog.Cut {
 
 func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	if !chunked(in, opts) {
-		return h.read(ctx, in.Name, in.R, 0, opts, set, newOrdinalKeys())
+		return h.read(ctx, in.Name, in.R, 0, opts, set, newOrdinalKeys(opts))
 	}
 	whole := set.Sibling()
 	err := readChunks(ctx, in, whole, func(ctx context.Context, r io.Reader, passed int, part *findings.Set) error {
@@ -179,7 +178,7 @@ func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *fi
 		return err
 	}
 	// A record of a runtime whose calls are keyed by their order in the file (ordinal_key.go): read in one go.
-	return h.read(ctx, in.Name, io.NewSectionReader(in.At, 0, in.Size), 0, opts, set, newOrdinalKeys())
+	return h.read(ctx, in.Name, io.NewSectionReader(in.At, 0, in.Size), 0, opts, set, newOrdinalKeys(opts))
 }
 
 // errOrdered stops the reading of a part of a file at a record that needs the records before it.
@@ -192,19 +191,19 @@ var errOrdered = errors.New("a record keyed by its order in the file")
 func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *ordinalKeys) error {
 	hooks := &commandMemo{red: opts.Redact}
 	strs := newStrTable()
-	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, withEdits(opts, name, func(rec record) error {
+	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, withEdits(opts, name, func(rec Record) error {
 		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
 		}
-		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, hooks.render, strs)
+		ev, reason, err := hookLogEvent(opts, rec.Data, src, rec.Elided, hooks.render, strs)
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
 		}
 		if keys == nil {
-			if ev.Call.ToolUseID == "" && keysByOrder(ev.Call.Runtime) {
+			if ev.Call.ToolUseID == "" && opts.keysByOrder(ev.Call.Runtime) {
 				return errOrdered
 			}
 		} else {
@@ -233,7 +232,7 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 // often megabytes — is passed over without being decoded. elided says the record reached the
 // reader as its skeleton (strings over elideKeep cut); command renders the hook's command
 // (commandLine, with its words redacted); strs shares the names that recur from record to record.
-func hookLogEvent(data []byte, src findings.Source, elided bool, command func(json.RawMessage) string, strs *strTable) (hookEvent, string, error) {
+func hookLogEvent(opts Options, data []byte, src findings.Source, elided bool, command func(json.RawMessage) string, strs *strTable) (hookEvent, string, error) {
 	r, err := decodeRecord(data)
 	if err != nil {
 		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
@@ -253,10 +252,10 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, command func(js
 		return hookEvent{}, "unreadable record", fmt.Errorf("stderr: %w", err)
 	}
 	if r.Runtime == "" {
-		r.Runtime = runtimes.Default().Runtime()
+		r.Runtime = opts.defaultRuntime()
 	}
 	r.Runtime = strs.intern(r.Runtime)
-	hi, err := r.hookInput(strs)
+	hi, err := r.hookInput(opts.binding(r.Runtime), strs)
 	if err != nil {
 		return hookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
 	}
@@ -307,7 +306,7 @@ func (r *hookLogRecord) unreadable(elided bool) (string, error) {
 
 // hookInput reads the hook's stdin as recorded: decoded first when it was stored base64, and
 // read as far as it goes when the recorder kept only its start.
-func (r *hookLogRecord) hookInput(strs *strTable) (hookInput, error) {
+func (r *hookLogRecord) hookInput(b gates.Binding, strs *strTable) (hookInput, error) {
 	in := []byte(r.Input)
 	names := r.names
 	if r.InputEncoding != "" || r.InputCut != nil {
@@ -318,7 +317,7 @@ func (r *hookLogRecord) hookInput(strs *strTable) (hookInput, error) {
 		}
 		in, names = []byte(b), nil
 	}
-	return readNamedInput(in, runtimes.For(r.Runtime), names, strs), nil
+	return readNamedInput(in, b, names, strs), nil
 }
 
 // hookInput is the part of a hook's stdin that names the call.

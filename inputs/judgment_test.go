@@ -55,19 +55,19 @@ func TestJudgmentReader(t *testing.T) {
 		want want
 	}{
 		{"findings at the block's line", msg("# Review", "", "Verdict: block", "", fenceBT+"agc", reviewJSON, fenceBT),
-			Options{}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, lines: []int{5, 5}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, lines: []int{5, 5}}},
 		{"pass", msg("fine", fenceBT+"agc", `{"agc":"0.1","gate":{"id":"code-review","kind":"judgment"},"verdict":"pass","findings":[]}`, fenceBT),
-			Options{}, want{records: 1, skips: map[string]int{"pass verdict": 1}}},
+			Options{Registry: testRegistry}, want{records: 1, skips: map[string]int{"pass verdict": 1}}},
 		{"no block fails closed", msg("Looks good.", "", "Verdict: pass"),
-			Options{}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{3}}},
-		{"empty file fails closed", "", Options{}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{1}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{3}}},
+		{"empty file fails closed", "", Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{1}}},
 		{"breaches at their lines", msg("**Verdict:** pass", fenceBT+"agc", reviewJSON, fenceBT, "thanks"),
-			Options{}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming", "agc/judgment-block-not-last", "agc/judgment-prose-disagrees"}, lines: []int{2, 2, 7, 1}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming", "agc/judgment-block-not-last", "agc/judgment-prose-disagrees"}, lines: []int{2, 2, 7, 1}}},
 		{"invalid UTF-8 is read with a problem", msg("Verdict: block \xff", fenceBT+"agc", reviewJSON, fenceBT),
-			Options{}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, problems: []string{"review.md:1: not valid UTF-8"}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, problems: []string{"review.md:1: not valid UTF-8"}}},
 		{"binary", "\x7fELF\x00\x00" + fenceBT + "agc",
-			Options{}, want{records: 1, skips: map[string]int{"binary data": 1}, problems: []string{"review.md:1: binary data"}}},
-		{"too long", msg("x", fenceBT+"agc", reviewJSON, fenceBT), Options{MaxRecord: 20},
+			Options{Registry: testRegistry}, want{records: 1, skips: map[string]int{"binary data": 1}, problems: []string{"review.md:1: binary data"}}},
+		{"too long", msg("x", fenceBT+"agc", reviewJSON, fenceBT), Options{Registry: testRegistry, MaxRecord: 20},
 			want{records: 1, skips: map[string]int{"too long": 1}, problems: []string{"review.md:1: the message is longer than the record limit of 20 bytes"}}},
 	}
 	for _, tt := range tests {
@@ -87,7 +87,7 @@ func TestJudgmentReader(t *testing.T) {
 func TestJudgmentFindingsKeepNoLocation(t *testing.T) {
 	in := strings.Join([]string{"x", fenceBT + "agc", reviewJSON, fenceBT}, "\n")
 	set := findings.NewSet()
-	if err := (judgmentReader{}).Read(context.Background(), Input{Name: "r.md", R: strings.NewReader(in)}, Options{}, set); err != nil {
+	if err := (judgmentReader{}).Read(context.Background(), Input{Name: "r.md", R: strings.NewReader(in)}, Options{Registry: testRegistry}, set); err != nil {
 		t.Fatal(err)
 	}
 	if len(set.Findings) != 2 {
@@ -153,7 +153,7 @@ func TestNamedJudgments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			set := findings.NewSet()
-			err := tt.rd.Read(context.Background(), Input{Name: "f", R: strings.NewReader(tt.in), Named: tt.named, Judgment: tt.named}, Options{}, set)
+			err := tt.rd.Read(context.Background(), Input{Name: "f", R: strings.NewReader(tt.in), Named: tt.named, Judgment: tt.named}, Options{Registry: testRegistry}, set)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func FuzzNamedJudgment(f *testing.F) {
 		for _, rd := range []Reader{transcriptReader{}, streamJSONReader{}, judgmentReader{}} {
 			set := findings.NewSet()
 			in := Input{Name: "f", R: bytes.NewReader(data), Named: true, Judgment: true}
-			if err := rd.Read(context.Background(), in, Options{MaxRecord: 1 << 16}, set); err != nil {
+			if err := rd.Read(context.Background(), in, Options{Registry: testRegistry, MaxRecord: 1 << 16}, set); err != nil {
 				t.Fatalf("%T: error on in-memory input: %v", rd, err)
 			}
 			if len(set.Findings) == 0 && set.Skips[skipJudgmentPass] == 0 {

@@ -8,13 +8,7 @@ import (
 	"strconv"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
-
-// keysByOrder reports whether runtime's events are keyed by order: its hook input names no tool
-// call, so its events are matched across files by session, event, tool, arguments and the order
-// of the calls with those arguments (ordinalKeys).
-func keysByOrder(runtime string) bool { return runtimes.For(runtime).KeysCallsByOrder() }
 
 // maxOrdinalKeys bounds the key table of one file (about 3 MB).
 const maxOrdinalKeys = 1 << 16
@@ -32,8 +26,9 @@ const maxOrdinalKeys = 1 << 16
 // the table's bound gets no key, and a call without a key is never merged. Such a call is not
 // counted, which shifts only later calls with the very same arguments: the limit above.
 type ordinalKeys struct {
-	counts map[[32]byte]int // n per (runtime, session, event, tool, args, who)
-	max    int
+	counts  map[[32]byte]int // n per (runtime, session, event, tool, args, who)
+	max     int
+	byOrder func(runtime string) bool // Options.keysByOrder
 }
 
 // ordinalSlot is a call's place among its session's calls with the same arguments, made into a
@@ -43,14 +38,14 @@ type ordinalSlot struct {
 	n                    int    // 0: no place
 }
 
-func newOrdinalKeys() *ordinalKeys {
-	return &ordinalKeys{counts: map[[32]byte]int{}, max: maxOrdinalKeys}
+func newOrdinalKeys(opts Options) *ordinalKeys {
+	return &ordinalKeys{counts: map[[32]byte]int{}, max: maxOrdinalKeys, byOrder: opts.keysByOrder}
 }
 
 // nextSlot counts one more call (or hook run, for who != "") of c's session and returns its
 // place, whose key and callKey name it; the zero slot when it has none or c names its call by id.
 func (k *ordinalKeys) nextSlot(c findings.Call, who string) ordinalSlot {
-	if c.ToolUseID != "" || !keysByOrder(c.Runtime) {
+	if c.ToolUseID != "" || !k.byOrder(c.Runtime) {
 		return ordinalSlot{}
 	}
 	return k.place(c, who)

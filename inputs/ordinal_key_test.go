@@ -52,11 +52,11 @@ func TestOrdinalKeys(t *testing.T) {
 			{"a call id keys the call itself", []ordinalStep{{call: withID}}},
 		}
 		for _, tc := range cases {
-			t.Run(rt+"/"+tc.name, func(t *testing.T) { checkOrdinalSteps(t, newOrdinalKeys(), tc.steps) })
+			t.Run(rt+"/"+tc.name, func(t *testing.T) { checkOrdinalSteps(t, newOrdinalKeys(Options{Registry: testRegistry}), tc.steps) })
 		}
 	}
 	t.Run("full table", func(t *testing.T) {
-		k := newOrdinalKeys()
+		k := newOrdinalKeys(Options{Registry: testRegistry})
 		k.max = 1
 		c := findings.Call{Runtime: agent.Gemini, SessionID: "s", Event: "ev", Tool: "sh", Input: json.RawMessage(`{}`)}
 		d := c
@@ -65,7 +65,7 @@ func TestOrdinalKeys(t *testing.T) {
 	})
 	t.Run("other runtimes are not keyed by order", func(t *testing.T) {
 		c := findings.Call{Runtime: agent.Codex, SessionID: "s", Event: "ev", Tool: "shell", Input: json.RawMessage(`{}`)}
-		checkOrdinalSteps(t, newOrdinalKeys(), []ordinalStep{{call: c}})
+		checkOrdinalSteps(t, newOrdinalKeys(Options{Registry: testRegistry}), []ordinalStep{{call: c}})
 	})
 }
 

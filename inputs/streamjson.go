@@ -46,7 +46,7 @@ func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set 
 			scan = scanArray
 		}
 	}
-	err := scan(ctx, br, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := scan(ctx, br, opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
 		s.streamRecord(rec)
 		return nil
 	}))
@@ -61,7 +61,7 @@ func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set 
 }
 
 // streamRecord reads one stream-json message.
-func (s *hookState) streamRecord(rec record) {
+func (s *hookState) streamRecord(rec Record) {
 	if rec.Problem != "" {
 		s.problem(rec)
 		return

@@ -83,7 +83,7 @@ func TestStreamGrouping(t *testing.T) {
 			log := &eventLog{}
 			set := findings.NewSet()
 			in := Input{Name: "s.jsonl", R: strings.NewReader(strings.Join(tc.lines, "\n") + "\n")}
-			if err := (streamJSONReader{add: log.add}).Read(context.Background(), in, Options{}, set); err != nil {
+			if err := (streamJSONReader{add: log.add}).Read(context.Background(), in, Options{Registry: testRegistry}, set); err != nil {
 				t.Fatal(err)
 			}
 			var got []string
@@ -116,7 +116,7 @@ func TestParallelCalls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := ReaderFor(Detect(data[:min(len(data), SniffSize)]))
+		r, _ := testRegistry.ReaderFor(testRegistry.Detect(data[:min(len(data), SniffSize)]))
 		log := &eventLog{}
 		var add hookAdder = log.add
 		switch r.(type) {
@@ -127,7 +127,7 @@ func TestParallelCalls(t *testing.T) {
 		default:
 			t.Fatalf("%s detected as %T", f, r)
 		}
-		if err := r.Read(context.Background(), Input{Name: f, R: bytes.NewReader(data)}, Options{}, findings.NewSet()); err != nil {
+		if err := r.Read(context.Background(), Input{Name: f, R: bytes.NewReader(data)}, Options{Registry: testRegistry}, findings.NewSet()); err != nil {
 			t.Fatal(err)
 		}
 		for _, ev := range log.events {
@@ -152,8 +152,8 @@ func TestParallelCalls(t *testing.T) {
 		}
 	}
 	// With the binding: the same findings from both files, all merged when both are read.
-	stream, _ := readClaude(t, filepath.Join(dir, "stream.jsonl"), Options{IncludeUnstructured: true})
-	session, _ := readClaude(t, filepath.Join(dir, "session.jsonl"), Options{IncludeUnstructured: true})
+	stream, _ := readClaude(t, filepath.Join(dir, "stream.jsonl"), Options{Registry: testRegistry, IncludeUnstructured: true})
+	session, _ := readClaude(t, filepath.Join(dir, "session.jsonl"), Options{Registry: testRegistry, IncludeUnstructured: true})
 	both := findings.NewSet()
 	both.Merge(session)
 	both.Merge(stream)
@@ -182,15 +182,15 @@ func TestExecutionFile(t *testing.T) {
 	if err := enc.Encode(msgs); err != nil {
 		t.Fatal(err)
 	}
-	if Detect(arr.Bytes()[:min(arr.Len(), SniffSize)]) != StreamJSON {
+	if testRegistry.Detect(arr.Bytes()[:min(arr.Len(), SniffSize)]) != StreamJSON {
 		t.Fatalf("the execution file is not detected as stream-json")
 	}
 	lines := findings.NewSet()
-	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "s.jsonl", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, lines); err != nil {
+	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "s.jsonl", R: bytes.NewReader(data)}, Options{Registry: testRegistry, IncludeUnstructured: true}, lines); err != nil {
 		t.Fatal(err)
 	}
 	array := findings.NewSet()
-	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "exec.json", R: bytes.NewReader(arr.Bytes())}, Options{IncludeUnstructured: true}, array); err != nil {
+	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "exec.json", R: bytes.NewReader(arr.Bytes())}, Options{Registry: testRegistry, IncludeUnstructured: true}, array); err != nil {
 		t.Fatal(err)
 	}
 	if array.Records != lines.Records || array.Used != lines.Used || strings.Join(ruleIDs(array), " ") != strings.Join(ruleIDs(lines), " ") {
@@ -204,7 +204,7 @@ func TestExecutionFile(t *testing.T) {
 	// Cut off in the middle: the messages before the cut are read, the cut one is a problem.
 	cut := arr.Bytes()[:arr.Len()*2/3]
 	part := findings.NewSet()
-	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "exec.json", R: bytes.NewReader(cut)}, Options{}, part); err != nil {
+	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "exec.json", R: bytes.NewReader(cut)}, Options{Registry: testRegistry}, part); err != nil {
 		t.Fatal(err)
 	}
 	if len(part.Problems) != 1 || !strings.Contains(part.Problems[0].Message, "cut short") || part.Records == 0 {
@@ -234,7 +234,7 @@ func TestStreamResult(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			set := findings.NewSet()
 			in := `{"type":"system","subtype":"init","session_id":"S","cwd":"/repo"}` + "\n" + result(tc.text) + "\n"
-			if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "s.jsonl", R: strings.NewReader(in)}, Options{}, set); err != nil {
+			if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "s.jsonl", R: strings.NewReader(in)}, Options{Registry: testRegistry}, set); err != nil {
 				t.Fatal(err)
 			}
 			if tc.rule != "" {

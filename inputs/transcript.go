@@ -37,7 +37,7 @@ var (
 // stream-json does not use.
 func sniffTranscript(h *head) bool {
 	if rawStr(h.get("type")) == "" {
-		return false // the first record says what it is, as every transcript record does
+		return false // the first Record says what it is, as every transcript record does
 	}
 	if h.get("sessionId") != nil || h.get("parentUuid") != nil || h.get("leafUuid") != nil {
 		return true
@@ -78,7 +78,7 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
 	var last finalMessage
-	err := scanWindowed(ctx, transcriptSource(in), opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := scanWindowed(ctx, transcriptSource(in), opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
 		var v view
 		if rec.Problem == "" && len(rec.Data) > 0 && rec.Data[0] == '{' {
 			v = lookupView(rec.Data)
@@ -195,7 +195,7 @@ type finalMessage struct {
 	seen    bool
 	id      string
 	parts   [][]byte // raw contents of the current message's records that may hold text
-	line    int      // the message's first record
+	line    int      // the message's first Record
 	session []byte   // the session and time of its records, raw (decoded in judge: most
 	time    []byte   // messages are not the last, and the time changes at every record)
 	elided  bool     // a record of it was longer than the window: its text was cut
@@ -206,7 +206,7 @@ type finalMessage struct {
 var markAssistant = []byte(`"assistant"`)
 
 // see takes an assistant record of the main chain into the final message; v holds its members.
-func (f *finalMessage) see(rec record, v *view) {
+func (f *finalMessage) see(rec Record, v *view) {
 	d := rec.Data
 	if rec.Problem != "" {
 		f.unsure = true
@@ -291,7 +291,7 @@ func (f *finalMessage) judge(s *hookState) {
 var markUser = []byte(`"user"`)
 
 // transcriptRecord reads one record of a transcript; v holds its members.
-func (s *hookState) transcriptRecord(rec record, v *view) {
+func (s *hookState) transcriptRecord(rec Record, v *view) {
 	if rec.Problem != "" {
 		s.closeLoose()
 		s.problem(rec)
@@ -352,7 +352,7 @@ func (s *hookState) noteEnvelope(v *view) {
 
 // typedRecord reads a record that may matter by its type; bl are its blocks as listBlocks
 // listed them.
-func (s *hookState) typedRecord(rec record, v *view, bl blockLists) {
+func (s *hookState) typedRecord(rec Record, v *view, bl blockLists) {
 	d, m := rec.Data, &v.m
 	switch recordType(m[vType]) {
 	case "attachment":

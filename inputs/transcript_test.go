@@ -178,7 +178,7 @@ func TestTranscriptGrouping(t *testing.T) {
 			log := &eventLog{}
 			set := findings.NewSet()
 			in := Input{Name: "t.jsonl", R: strings.NewReader(strings.Join(tc.lines, "\n") + "\n")}
-			if err := (transcriptReader{add: log.add}).Read(context.Background(), in, Options{}, set); err != nil {
+			if err := (transcriptReader{add: log.add}).Read(context.Background(), in, Options{Registry: testRegistry}, set); err != nil {
 				t.Fatal(err)
 			}
 			var got []string
@@ -221,7 +221,7 @@ func TestTranscriptDamaged(t *testing.T) {
 	}
 	in := strings.Join(lines, "\n")
 	set := findings.NewSet()
-	err := (transcriptReader{}).Read(context.Background(), Input{Name: "d.jsonl", R: strings.NewReader(in)}, Options{MaxRecord: 200}, set)
+	err := (transcriptReader{}).Read(context.Background(), Input{Name: "d.jsonl", R: strings.NewReader(in)}, Options{Registry: testRegistry, MaxRecord: 200}, set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func TestTranscriptDamaged(t *testing.T) {
 		}
 	}
 	set2 := findings.NewSet()
-	if err := (transcriptReader{}).Read(context.Background(), Input{Name: "d.jsonl", R: strings.NewReader(in)}, Options{}, set2); err != nil {
+	if err := (transcriptReader{}).Read(context.Background(), Input{Name: "d.jsonl", R: strings.NewReader(in)}, Options{Registry: testRegistry}, set2); err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]int{}
@@ -320,7 +320,7 @@ func TestTranscriptHugeLine(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	set := findings.NewSet()
-	if err := (transcriptReader{}).Read(context.Background(), Input{Name: "big.jsonl", R: r}, Options{MaxRecord: limit}, set); err != nil {
+	if err := (transcriptReader{}).Read(context.Background(), Input{Name: "big.jsonl", R: r}, Options{Registry: testRegistry, MaxRecord: limit}, set); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)
@@ -352,13 +352,13 @@ func TestTranscriptLongOutputNotParsed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			set := findings.NewSet()
-			s := newHookState("l.jsonl", Options{}, set, nil)
+			s := newHookState("l.jsonl", Options{Registry: testRegistry}, set, nil)
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			d := []byte(tc.line)
 			v := lookupView(d)
-			s.transcriptRecord(record{Line: 1, Data: d}, &v)
+			s.transcriptRecord(Record{Line: 1, Data: d}, &v)
 			runtime.ReadMemStats(&after)
 			alloc := after.TotalAlloc - before.TotalAlloc
 			if alloc > size+(64<<10) { // the []byte conversion of the test line itself is size
@@ -402,7 +402,7 @@ func BenchmarkTranscriptReplay(b *testing.B) {
 	var set *findings.Set
 	for i := 0; i < b.N; i++ {
 		set = findings.NewSet()
-		if err := (transcriptReader{}).Read(context.Background(), Input{Name: "bench.jsonl", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, set); err != nil {
+		if err := (transcriptReader{}).Read(context.Background(), Input{Name: "bench.jsonl", R: bytes.NewReader(data)}, Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -424,7 +424,7 @@ func TestTranscriptGroupBounds(t *testing.T) {
 	log := &eventLog{}
 	set := findings.NewSet()
 	in := Input{Name: "b.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}
-	if err := (transcriptReader{add: log.add}).Read(context.Background(), in, Options{}, set); err != nil {
+	if err := (transcriptReader{add: log.add}).Read(context.Background(), in, Options{Registry: testRegistry}, set); err != nil {
 		t.Fatal(err)
 	}
 	contexts, failed := 0, 0

@@ -1,0 +1,78 @@
+package inputs
+
+import (
+	"fmt"
+
+	"github.com/agc-sarif/agc-sarif/gates"
+)
+
+// Registry is what the readers take from the runtime registry (package runtimes), which sits
+// above this package: the formats in detection order and the runtimes' bindings. The callers
+// fill it (runtimes.Inputs) and hand it down in Options.
+type Registry struct {
+	// Formats are the formats detection tries, in order: the first whose Sniff matches wins.
+	Formats []FormatSpec
+	// Binding returns the binding of a runtime id; "" is the default runtime.
+	Binding func(runtime string) gates.Binding
+	// Bindings are the registered bindings, whose edit tools the edit scan looks for.
+	Bindings []gates.Binding
+}
+
+// FormatSpec is one input format: its --format name, how detection recognises it, its reader.
+type FormatSpec struct {
+	Name Format
+	// Sniff reports whether h (the first bytes of a file, up to SniffSize) looks like this format.
+	Sniff  func(h *head) bool
+	Reader Reader
+}
+
+// Names lists the names --format accepts, auto first.
+func (r Registry) Names() []Format {
+	out := []Format{Auto}
+	for _, f := range r.Formats {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+// Parse checks a --format value.
+func (r Registry) Parse(s string) (Format, error) {
+	for _, f := range r.Names() {
+		if string(f) == s {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q (want one of %v)", s, r.Names())
+}
+
+// Detect names the format of a file from its first bytes, or "" when nothing recognises it.
+func (r Registry) Detect(b []byte) Format {
+	h := newHead(b)
+	for _, f := range r.Formats {
+		if f.Sniff(h) {
+			return f.Name
+		}
+	}
+	return ""
+}
+
+// ReaderFor returns the reader of a format.
+func (r Registry) ReaderFor(f Format) (Reader, error) {
+	for _, g := range r.Formats {
+		if g.Name == f {
+			return g.Reader, nil
+		}
+	}
+	return nil, fmt.Errorf("no reader for format %q", f)
+}
+
+// binding is the binding of a runtime id, "" the default one.
+func (o Options) binding(runtime string) gates.Binding { return o.Registry.Binding(runtime) }
+
+// defaultRuntime is the runtime of records that name none.
+func (o Options) defaultRuntime() string { return o.Registry.Binding("").Runtime() }
+
+// keysByOrder reports whether runtime's events are keyed by order: its hook input names no tool
+// call, so its events are matched across files by session, event, tool, arguments and the order
+// of the calls with those arguments (ordinalKeys).
+func (o Options) keysByOrder(runtime string) bool { return o.binding(runtime).KeysCallsByOrder() }
