@@ -35,7 +35,7 @@ var agcKey = lazyre.New(`"agc"\s*:`)
 
 // sniffAGC recognises a file that starts with a JSON object or array holding an "agc" key, or
 // whose first line is the text form.
-func sniffAGC(h *head) bool {
+func sniffAGC(h *Head) bool {
 	head := h.raw
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(t) == 0 {
@@ -78,7 +78,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 	records := 0
 	// A line longer than the window reaches record as its skeleton: every key and the head of
 	// every string, so a 50 MB message costs the window, not the line (outputs cut it anyway).
-	err = scanFrom(ctx, r, max, elideWindow, passed, func(rec Record) error {
+	err = scanFrom(ctx, r, max, ElideWindow, passed, func(rec Record) error {
 		records++
 		f.record(rec)
 		return nil

@@ -35,7 +35,7 @@ func TestSniffAGC(t *testing.T) {
 		{"empty", "", false},
 	}
 	for _, tt := range tests {
-		if got := sniffAGC(newHead([]byte(tt.head))); got != tt.want {
+		if got := sniffAGC(NewHead([]byte(tt.head))); got != tt.want {
 			t.Errorf("%s: sniffAGC = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -237,8 +237,8 @@ func TestAGCReaderLongResponseWindowed(t *testing.T) {
 	set := readAGC(t, in, Options{Registry: testRegistry, MaxRecord: 64 << 20})
 	checkSet(t, set, 2, 2, []string{"g/r", "style/prefer-rg"}, []int{1, 2}, nil, nil)
 	got := set.Findings[0]
-	if !strings.HasPrefix(got.Message, "head of the message xxx") || len(got.Message) > elideKeep {
-		t.Errorf("message: %d bytes starting %.30q; want the head, at most %d bytes", len(got.Message), got.Message, elideKeep)
+	if !strings.HasPrefix(got.Message, "head of the message xxx") || len(got.Message) > ElideKeep {
+		t.Errorf("message: %d bytes starting %.30q; want the head, at most %d bytes", len(got.Message), got.Message, ElideKeep)
 	}
 	if got.Location.Path != "a.go" || got.Location.StartLine != 7 {
 		t.Errorf("location %+v; want a.go:7 (the fields after the long string survive)", got.Location)

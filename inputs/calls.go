@@ -58,14 +58,14 @@ func (s *hookState) useCalls(message []byte, line int) int {
 // useCallsOf is useCalls of the tool_use blocks of message, already listed.
 func (s *hookState) useCallsOf(message []byte, uses []useBlock, line int) int {
 	msgID := ""
-	if s.opts.calls() {
-		msgID = rawStr(jsonscan.Lookup(message, "id")[0])
+	if s.opts.ReadsCalls() {
+		msgID = RawStr(jsonscan.Lookup(message, "id")[0])
 	}
 	for _, u := range uses {
 		s.calls.add(u.ID, u.Name, u.Input)
-		if s.opts.calls() {
+		if s.opts.ReadsCalls() {
 			s.opts.Sink.Call(CallEvent{Kind: CallUse, Source: s.src(line), Time: s.time, Session: s.session, Cwd: s.cwd,
-				Message: msgID, ID: u.ID, Tool: u.Name, Input: keepInput(u.Input)})
+				Message: msgID, ID: u.ID, Tool: u.Name, Input: KeepInput(u.Input)})
 		}
 	}
 	return len(uses)
@@ -73,7 +73,7 @@ func (s *hookState) useCallsOf(message []byte, uses []useBlock, line int) int {
 
 // noteResult reports a tool_result to opts.Calls.
 func (s *hookState) noteResult(r toolResult, line int) {
-	if !s.opts.calls() {
+	if !s.opts.ReadsCalls() {
 		return
 	}
 	c := s.calls.get(r.ID)
@@ -87,22 +87,22 @@ func (s *hookState) noteResult(r toolResult, line int) {
 
 // noteDenials reports the permission_denials of a stream-json result message to opts.Calls.
 func (s *hookState) noteDenials(d []byte, line int) {
-	if !s.opts.calls() {
+	if !s.opts.ReadsCalls() {
 		return
 	}
 	jsonscan.Elements(jsonscan.Lookup(d, "permission_denials")[0], func(el []byte) bool {
 		m := jsonscan.Lookup(el, "tool_name", "tool_use_id", "tool_input")
 		s.opts.Sink.Call(CallEvent{Kind: CallDenied, Source: s.src(line), Time: s.time, Session: s.session,
-			ID: rawStr(m[1]), Tool: rawStr(m[0]), Input: keepInput(m[2])})
+			ID: RawStr(m[1]), Tool: RawStr(m[0]), Input: KeepInput(m[2])})
 		return true
 	})
 }
 
-// noteHookCall reports a hook-log record at a tool call to opts.Calls: a PermissionRequest hook
+// NoteHookCall reports a hook-log record at a tool call to opts.Calls: a PermissionRequest hook
 // as a prompt (its input names no tool_use_id) with the hook input's permission_suggestions
 // (suggestions; nil when unknown), any other as the call it ran at.
-func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
-	if !opts.calls() || ev.Call.Tool == "" {
+func NoteHookCall(opts Options, ev HookEvent, suggestions []byte) {
+	if !opts.ReadsCalls() || ev.Call.Tool == "" {
 		return
 	}
 	kind := CallHook
@@ -112,13 +112,13 @@ func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
 		suggestions = nil
 	}
 	opts.Sink.Call(CallEvent{Kind: kind, Source: ev.Source, Time: ev.Time, Session: ev.Call.SessionID,
-		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Key: ev.CallKey, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input),
-		Suggestions: keepInput(suggestions)})
+		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Key: ev.CallKey, Tool: ev.Call.Tool, Input: KeepInput(ev.Call.Input),
+		Suggestions: KeepInput(suggestions)})
 }
 
-// keepInput copies a tool input for the receiver, or nil when it is too big to keep.
-func keepInput(b []byte) []byte {
-	if len(b) == 0 || len(b) > maxCallInput || string(b) == "null" {
+// KeepInput copies a tool input for the receiver, or nil when it is too big to keep.
+func KeepInput(b []byte) []byte {
+	if len(b) == 0 || len(b) > MaxCallInput || string(b) == "null" {
 		return nil
 	}
 	return bytes.Clone(b)

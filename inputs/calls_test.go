@@ -104,7 +104,7 @@ func TestCallsTimelineOtherRuntimes(t *testing.T) {
 		{"../testdata/copilot/run/", map[string]CallKind{"events.jsonl": CallUse, "session-events.jsonl": CallUse, "hook-log.jsonl": CallHook},
 			map[string]string{"events.jsonl": `"type":"tool.execution_start"`, "session-events.jsonl": `"type":"tool.execution_start"`, "hook-log.jsonl": `"runtime":"copilot-cli"`}, true},
 	}
-	formatOf := map[string]Format{"rollout.jsonl": CodexRollout} // its first line is longer than SniffSize
+	formatOf := map[string]Format{"rollout.jsonl": "codex-rollout"} // its first line is longer than SniffSize
 	for _, c := range cases {
 		var keys0 []string
 		for _, name := range slices.Sorted(maps.Keys(c.files)) {

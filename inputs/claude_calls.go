@@ -12,10 +12,10 @@ import (
 // can say which command or file the hook judged.
 
 // Bounds of the call table: memory grows with the calls still relevant to hooks, not with the
-// session. Past maxCalls the oldest calls are forgotten; past maxCallBytes raw inputs are dropped.
+// session. Past MaxCalls the oldest calls are forgotten; past maxCallBytes raw inputs are dropped.
 const (
-	maxCalls     = 4096
-	maxCallInput = 64 << 10 // largest raw tool input kept for anchoring
+	MaxCalls     = 4096
+	MaxCallInput = 64 << 10 // largest raw tool input kept for anchoring
 	maxCallBytes = 32 << 20 // raw inputs kept at once
 )
 
@@ -44,18 +44,18 @@ func (t *callTable) add(id, name string, input []byte) {
 	}
 	c := &toolCall{ID: id, Name: name}
 	in := jsonscan.Lookup(input, "command", "file_path", "notebook_path")
-	c.Command = rawStr(in[0])
-	c.FilePath = rawStr(in[1])
+	c.Command = RawStr(in[0])
+	c.FilePath = RawStr(in[1])
 	if c.FilePath == "" {
-		c.FilePath = rawStr(in[2])
+		c.FilePath = RawStr(in[2])
 	}
-	if len(input) > 0 && len(input) <= maxCallInput && t.bytes+len(input) <= maxCallBytes {
+	if len(input) > 0 && len(input) <= MaxCallInput && t.bytes+len(input) <= maxCallBytes {
 		c.Input = bytes.Clone(input)
 		t.bytes += len(input)
 	}
 	t.byID[id] = c
 	t.order = append(t.order, id)
-	for len(t.order) > maxCalls {
+	for len(t.order) > MaxCalls {
 		old := t.byID[t.order[0]]
 		if old != nil {
 			t.bytes -= len(old.Input)
@@ -119,8 +119,8 @@ func toolUsesIn(blocks []block) ([]useBlock, bool) {
 	marked := false
 	for i := range blocks {
 		m := &blocks[i]
-		if rawIs(m[bType], "tool_use") {
-			out = append(out, useBlock{ID: rawStr(m[bID]), Name: rawStr(m[bName]), Input: m[bInput]})
+		if RawIs(m[bType], "tool_use") {
+			out = append(out, useBlock{ID: RawStr(m[bID]), Name: RawStr(m[bName]), Input: m[bInput]})
 			marked = marked || bytes.Equal(m[bType], markToolUse)
 		}
 	}
@@ -147,11 +147,11 @@ func toolResultsIn(blocks []block) ([]toolResult, bool) {
 	marked := false
 	for i := range blocks {
 		m := &blocks[i]
-		if !rawIs(m[bType], "tool_result") {
+		if !RawIs(m[bType], "tool_result") {
 			continue
 		}
 		marked = marked || bytes.Equal(m[bType], markToolResult)
-		r := toolResult{ID: rawStr(m[bToolUseID]), IsError: rawBool(m[bIsError])}
+		r := toolResult{ID: RawStr(m[bToolUseID]), IsError: rawBool(m[bIsError])}
 		if r.IsError {
 			r.Text = resultText(m[bContent])
 		}
@@ -163,16 +163,16 @@ func toolResultsIn(blocks []block) ([]toolResult, bool) {
 // resultText reads a tool_result's content: a string, or an array of text blocks.
 func resultText(v []byte) string {
 	if len(v) > 0 && v[0] == '"' {
-		return rawStr(v)
+		return RawStr(v)
 	}
 	var b strings.Builder
 	jsonscan.Elements(v, func(el []byte) bool {
 		m := jsonscan.Lookup(el, "type", "text")
-		if rawStr(m[0]) == "text" {
+		if RawStr(m[0]) == "text" {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(rawStr(m[1]))
+			b.WriteString(RawStr(m[1]))
 		}
 		return true
 	})
@@ -249,8 +249,8 @@ func readStdout(s string) stdoutAnswer {
 		return stdoutAnswer{}
 	}
 	return stdoutAnswer{
-		Context: rawStr(o.HSO.AdditionalContext),
-		Denies:  rawStr(o.HSO.PermissionDecision) == "deny" || rawStr(o.Decision) == "block",
+		Context: RawStr(o.HSO.AdditionalContext),
+		Denies:  RawStr(o.HSO.PermissionDecision) == "deny" || RawStr(o.Decision) == "block",
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // name, and turned into hook events when the group is complete.
 
 // hookAdder turns one hook event into findings in set, or says why it gave none.
-type hookAdder func(ev hookEvent, opts Options, set *findings.Set) (bool, string)
+type hookAdder func(ev HookEvent, opts Options, set *findings.Set) (bool, string)
 
 // maxOpenGroups bounds the groups waiting for their tool call's result; maxGroupParts bounds the
 // answers and contexts one group gathers before it is emitted as it stands.
@@ -24,13 +24,13 @@ const (
 
 // Skip reasons of the Claude Code readers.
 const (
-	skipNotHook      = "not a hook record"
-	skipToolCall     = "tool call (context for hook records)"
+	SkipNotHook      = "not a hook record"
+	SkipToolCall     = "tool call (context for hook records)"
 	skipHookStarted  = "hook started (its response follows)"
 	skipNoAGCBlock   = "final message without an agc block"
 	skipTooLong      = "record too long"
 	skipCutShort     = "record cut short"
-	skipBadJSON      = "invalid JSON"
+	SkipBadJSON      = "invalid JSON"
 	skipJudgmentPass = "pass verdict"
 )
 
@@ -98,7 +98,7 @@ type startedHook struct {
 
 func newHookState(file string, opts Options, set *findings.Set, add hookAdder) *hookState {
 	if add == nil {
-		add = addHookEventReason
+		add = AddHookEvent
 	}
 	return &hookState{file: file, opts: opts, set: set, add: add, calls: newCallTable(), groups: map[groupKey]*hookGroup{}, openIDs: map[string]int{}}
 }
@@ -118,7 +118,7 @@ func (s *hookState) problem(rec Record) {
 // strings had to be cut: its answer is not read from a part of it.
 func (s *hookState) elidedHookRecord(line int) {
 	s.set.Problemf(s.src(line), skipTooLong, "hook record of more than %d MiB with a value of more than %d KiB: not read whole; skipped",
-		elideWindow>>20, elideKeep>>10)
+		ElideWindow>>20, ElideKeep>>10)
 }
 
 // group returns the open group for the hook record, creating it.
@@ -204,7 +204,7 @@ func (s *hookState) flushAll() { s.flushWhere(func(*hookGroup) bool { return tru
 // emit turns a complete group into hook events and counts its records.
 func (s *hookState) emit(g *hookGroup) {
 	for _, p := range g.answers() {
-		ev := hookEvent{Answer: p.a, Source: s.src(p.line), Time: p.time}
+		ev := HookEvent{Answer: p.a, Source: s.src(p.line), Time: p.time}
 		ev.Answer.Event, ev.Answer.Tool = g.event, g.tool
 		ev.Call = findings.Call{Runtime: agent.ClaudeCode, Event: g.event, Tool: g.tool, ToolUseID: g.key.id,
 			SessionID: g.session, Hook: p.a.Hook, Cwd: g.cwd}

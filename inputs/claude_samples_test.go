@@ -71,7 +71,7 @@ func TestSamples(t *testing.T) {
 			skips: map[string]int{skipHookStarted: 1}},
 		{file: "claude-code-action_sample-turns.fixture.json", unstructured: true, format: StreamJSON,
 			records: 9, used: 0,
-			skips: map[string]int{skipNotHook: 5, skipToolCall: 3, skipNoAGCBlock: 1}},
+			skips: map[string]int{SkipNotHook: 5, SkipToolCall: 3, skipNoAGCBlock: 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -126,7 +126,7 @@ func TestNotClaude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sniffTranscript(newHead(data)) || sniffStreamJSON(newHead(data)) {
+	if sniffTranscript(NewHead(data)) || sniffStreamJSON(NewHead(data)) {
 		t.Errorf("a PermissionRequest hook's own log was detected as a Claude Code transcript or stream-json")
 	}
 }

@@ -11,11 +11,11 @@ import (
 )
 
 func TestRawValues(t *testing.T) {
-	if got := rawStr([]byte(`"a\nb\u00e9"`)); got != "a\nbé" {
-		t.Errorf("rawStr escaped = %q", got)
+	if got := RawStr([]byte(`"a\nb\u00e9"`)); got != "a\nbé" {
+		t.Errorf("RawStr escaped = %q", got)
 	}
-	if got := rawStr([]byte(`12`)); got != "" {
-		t.Errorf("rawStr number = %q", got)
+	if got := RawStr([]byte(`12`)); got != "" {
+		t.Errorf("RawStr number = %q", got)
 	}
 	if n, ok := rawInt([]byte(`2`)); !ok || n != 2 {
 		t.Errorf("rawInt = %d %v", n, ok)
@@ -91,7 +91,7 @@ func TestScanArrayChunks(t *testing.T) {
 	}
 }
 
-// FuzzRawScalars: rawStr and rawInt agree with encoding/json on any raw value.
+// FuzzRawScalars: RawStr and rawInt agree with encoding/json on any raw value.
 func FuzzRawScalars(f *testing.F) {
 	for _, s := range []string{`"a\nb\u00e9"`, `"\ud83d\ude00"`, `"\ud83d"`, `"x\u0000"`, "\"\x01\"", `"\/\\\""`, `-0`, `01`, `-01`, `12`, `1e2`, `"\xff\\n"`} {
 		f.Add([]byte(s))
@@ -105,8 +105,8 @@ func FuzzRawScalars(f *testing.F) {
 		if json.Unmarshal(v, &s) == nil && len(v) > 0 && v[0] == '"' {
 			want = s
 		}
-		if got := rawStr(v); got != want && json.Valid(v) {
-			t.Errorf("rawStr(%q) = %q, encoding/json says %q", v, got, want)
+		if got := RawStr(v); got != want && json.Valid(v) {
+			t.Errorf("RawStr(%q) = %q, encoding/json says %q", v, got, want)
 		}
 		var n int
 		errJ := json.Unmarshal(v, &n)
@@ -119,8 +119,8 @@ func FuzzRawScalars(f *testing.F) {
 func TestRawIs(t *testing.T) {
 	for _, v := range []string{`"user"`, `"us\u0065r"`, `"user\t"`, "\"user\t\"", `""`, ``, `null`, `"a\"b"`, "\"\xff\"", `"\ufffd"`, `"`} {
 		for _, s := range []string{"user", "user\t", "", "a\"b", "\ufffd"} {
-			if got, want := rawIs([]byte(v), s), rawStr([]byte(v)) == s; got != want {
-				t.Errorf("rawIs(%q, %q) = %v, want %v", v, s, got, want)
+			if got, want := RawIs([]byte(v), s), RawStr([]byte(v)) == s; got != want {
+				t.Errorf("RawIs(%q, %q) = %v, want %v", v, s, got, want)
 			}
 		}
 	}

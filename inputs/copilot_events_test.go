@@ -16,7 +16,7 @@ import (
 // regen.sh): the session's events.jsonl alone, the --output-format json stream alone, the
 // recorder's log alone, and all of them together (in every order) give the expected rule ids,
 // each event's rule once: the files name a call differently (call id, or none in the hook's
-// stdin), so this shows that the order key (ordinalKeys) matches them.
+// stdin), so this shows that the order key (OrdinalKeys) matches them.
 func TestCopilotReplay(t *testing.T) {
 	// What the model was told: denials only (a rewrite or a context leaves no trace there).
 	denials := map[string][]string{
@@ -145,7 +145,7 @@ func TestCopilotEventsReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !sniffCopilotEvents(newHead([]byte(tt.text))) {
+			if !sniffCopilotEvents(NewHead([]byte(tt.text))) {
 				t.Fatal("not detected as Copilot events")
 			}
 			set := findings.NewSet()

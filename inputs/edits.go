@@ -28,8 +28,8 @@ type EditCall struct {
 }
 
 // maxCwdRecord is the longest record that is not an edit read for the working folder it names:
-// the readers' window (elideWindow), past which a record reaches them cut.
-const maxCwdRecord = elideWindow
+// the readers' window (ElideWindow), past which a record reaches them cut.
+const maxCwdRecord = ElideWindow
 
 // editScan finds the edit calls of one file's records, in order; cwd is the working folder the
 // file last named (stream-json names it once, in system/init).
@@ -42,10 +42,10 @@ type editScan struct {
 	binding func(runtime string) gates.Binding
 }
 
-// withEdits wraps a reader's record function so that the sink (Sink.Edit) first receives the edit
+// WithEdits wraps a reader's record function so that the sink (Sink.Edit) first receives the edit
 // calls of each record of the file name; without Options.Edits it returns fn itself. A reader reading parts of a file apart wraps each part's
 // function: the working folder is then known from the part's own records only.
-func withEdits(opts Options, name string, fn func(Record) error) func(Record) error {
+func WithEdits(opts Options, name string, fn func(Record) error) func(Record) error {
 	if !opts.Edits || opts.Sink == nil {
 		return fn
 	}
@@ -125,20 +125,20 @@ func (es *editScan) record(b []byte, long bool, src findings.Source) {
 	if !ok {
 		return
 	}
-	if cwd := rawStr(rec.cwd); cwd != "" {
+	if cwd := RawStr(rec.cwd); cwd != "" {
 		es.cwd = cwd
 	}
-	session := firstOf(rawStr(rec.sessionID), rawStr(rec.sessionID2))
-	at := firstOf(rawStr(rec.time), rawStr(rec.timestamp))
+	session := firstOf(RawStr(rec.sessionID), RawStr(rec.sessionID2))
+	at := firstOf(RawStr(rec.time), RawStr(rec.timestamp))
 	n := 0
-	if in, ok := hookInputCall(es.binding(rawStr(rec.runtime)), rec.input); ok && es.tools[in.Tool] {
+	if in, ok := hookInputCall(es.binding(RawStr(rec.runtime)), rec.input); ok && es.tools[in.Tool] {
 		es.emit(EditCall{Source: src, Index: n, Session: firstOf(in.SessionID, session), Tool: in.Tool, Time: at, Cwd: firstOf(in.Cwd, es.cwd), Input: in.Input})
 		n++
 	}
 	content := jsonscan.Lookup(rec.message, "content")[0]
 	jsonscan.Elements(content, func(el []byte) bool {
 		m := jsonscan.Lookup(el, "type", "name", "input")
-		if name := rawStr(m[1]); rawStr(m[0]) == "tool_use" && es.tools[name] {
+		if name := RawStr(m[1]); RawStr(m[0]) == "tool_use" && es.tools[name] {
 			es.emit(EditCall{Source: src, Index: n, Session: session, Tool: name, Time: at, Cwd: es.cwd, Input: m[2]})
 			n++
 		}
@@ -160,7 +160,7 @@ func hookInputCall(b gates.Binding, raw []byte) (gates.HookCall, bool) {
 	if m[2] == nil {
 		return gates.HookCall{}, false
 	}
-	return gates.HookCall{Tool: rawStr(m[2]), SessionID: rawStr(m[0]), Cwd: rawStr(m[1]), Input: m[3]}, true
+	return gates.HookCall{Tool: RawStr(m[2]), SessionID: RawStr(m[0]), Cwd: RawStr(m[1]), Input: m[3]}, true
 }
 
 // firstOf is the first non-empty string.

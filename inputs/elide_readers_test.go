@@ -19,11 +19,11 @@ func TestLongLinesInReaders(t *testing.T) {
 	t.Run("transcript", func(t *testing.T) {
 		lines := []string{
 			tToolUse("T1", "Write", `{"file_path":"/repo/big.txt","content":"`+big+`"}`),
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Write","toolUseID":"T1","hookEvent":"PreToolUse","stdout":` + jstr(denyOut) + `,"exitCode":0,"command":"g.py"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Write","toolUseID":"T1","HookEvent":"PreToolUse","stdout":` + jstr(denyOut) + `,"exitCode":0,"command":"g.py"`),
 			tResult("T1", "PreToolUse:Write hook error: nope", true),
 			tToolUse("T2", "Bash", `{"command":"cat big"}`),
 			tEnvelope("user", `"message":{"role":"user","content":[{"type":"tool_result","content":"`+big+`","is_error":false,"tool_use_id":"T2"}]}`),
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T3","hookEvent":"PreToolUse","stdout":"` + big + `","exitCode":0,"command":"g.py"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T3","HookEvent":"PreToolUse","stdout":"` + big + `","exitCode":0,"command":"g.py"`),
 		}
 		var log eventLog
 		set := findings.NewSet()

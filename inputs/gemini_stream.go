@@ -18,7 +18,7 @@ const GeminiStream Format = "gemini-stream"
 // (tool_id, tool_name, the arguments the model sent), tool_result (status, output, error type)
 // and result. It keeps no hook event: a BeforeTool block is the tool_result with status "error",
 // error type "policy_violation" and the text "Tool execution blocked: <reason>". The call is keyed
-// by order (ordinalKeys), so a block also read from the telemetry or the recorder's log is one
+// by order (OrdinalKeys), so a block also read from the telemetry or the recorder's log is one
 // finding.
 type geminiStreamReader struct{}
 
@@ -36,8 +36,8 @@ const (
 
 // sniffGeminiStream recognises the stream by its first line: an init record with session_id and
 // model.
-func sniffGeminiStream(h *head) bool {
-	return rawIs(h.get("type"), "init") && rawStr(h.get("session_id")) != "" && rawStr(h.get("model")) != ""
+func sniffGeminiStream(h *Head) bool {
+	return RawIs(h.Get("type"), "init") && RawStr(h.Get("session_id")) != "" && RawStr(h.Get("model")) != ""
 }
 
 // geminiStreamRecord is the part of a stream-json line the reader uses.
@@ -72,11 +72,11 @@ type geminiCalls struct {
 	session string
 	cwd     string
 	calls   map[string]*geminiCall
-	keys    *ordinalKeys
+	keys    *OrdinalKeys
 }
 
 func newGeminiCalls(name string, opts Options, set *findings.Set) *geminiCalls {
-	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: newOrdinalKeys(opts)}
+	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: NewOrdinalKeys(opts)}
 }
 
 // call numbers a call by its arguments, remembers it until its result, bounded like the Claude
@@ -85,19 +85,19 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, sr
 	if _, ok := g.calls[id]; ok || id == "" {
 		return false
 	}
-	if len(g.calls) >= maxCalls {
+	if len(g.calls) >= MaxCalls {
 		for k := range g.calls {
 			delete(g.calls, k) // forget an old call: a block of it is then read without its key
 			break
 		}
 	}
 	c := findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
-	slot := g.keys.nextSlot(c, "")
-	gc := &geminiCall{tool: tool, key: slot.key(g.session), callKey: g.opts.callKey(slot, g.session), time: at, input: keepInput(input)}
+	slot := g.keys.NextSlot(c, "")
+	gc := &geminiCall{tool: tool, key: slot.Key(g.session), callKey: g.opts.CallKey(slot, g.session), time: at, input: KeepInput(input)}
 	g.calls[id] = gc
-	if g.opts.calls() {
+	if g.opts.ReadsCalls() {
 		g.opts.Sink.Call(CallEvent{Kind: CallUse, Source: src, Time: at, Session: g.session, Cwd: g.cwd,
-			ID: id, Key: gc.callKey, Tool: tool, Input: keepInput(input)})
+			ID: id, Key: gc.callKey, Tool: tool, Input: KeepInput(input)})
 	}
 	return true
 }
@@ -105,7 +105,7 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, sr
 // result hands the timeline a call's result: an error (with its text), and whether a hook
 // refused the call. It is read before the call is settled (block forgets it).
 func (g *geminiCalls) result(id string, isError bool, text string, refused bool, at string, src findings.Source) {
-	if !g.opts.calls() {
+	if !g.opts.ReadsCalls() {
 		return
 	}
 	ev := CallEvent{Kind: CallResult, Source: src, Time: at, Session: g.session, ID: id, IsError: isError, Refused: refused}
@@ -126,7 +126,7 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 	if c == nil {
 		c = &geminiCall{}
 	}
-	ev := hookEvent{
+	ev := HookEvent{
 		Answer: gates.HookAnswer{Event: "BeforeTool", Tool: c.tool, Refused: true, RefusalText: reason},
 		Call: findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: c.tool, ToolUseID: id,
 			SessionID: g.session, Cwd: g.cwd, Input: c.input},
@@ -135,7 +135,7 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 		Key:     c.key,
 		CallKey: c.callKey,
 	}
-	return addHookEventReason(ev, g.opts, g.set)
+	return AddHookEvent(ev, g.opts, g.set)
 }
 
 // count counts a record: used when it added a finding, else skipped with its reason.
@@ -150,10 +150,10 @@ func countRecord(set *findings.Set, ok bool, why string) {
 	set.Skip(why)
 }
 
-// readRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
+// ReadRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
 // and names the file in an I/O error.
-func readRecords(ctx context.Context, in Input, opts Options, fn func(Record)) error {
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
+func ReadRecords(ctx context.Context, in Input, opts Options, fn func(Record)) error {
+	err := ScanWindowed(ctx, in.R, opts.MaxRecord, WithEdits(opts, in.Name, func(rec Record) error {
 		fn(rec)
 		return nil
 	}))
@@ -164,13 +164,13 @@ func readRecords(ctx context.Context, in Input, opts Options, fn func(Record)) e
 }
 
 func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	return readRecords(ctx, in, opts, newGeminiCalls(in.Name, opts, set).streamRecord)
+	return ReadRecords(ctx, in, opts, newGeminiCalls(in.Name, opts, set).streamRecord)
 }
 
 // streamRecord reads one stream-json line: every line is used or counted as a skip.
 func (g *geminiCalls) streamRecord(rec Record) {
 	var r geminiStreamRecord
-	src, ok := decodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
+	src, ok := DecodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
 	if !ok {
 		return
 	}
@@ -180,7 +180,7 @@ func (g *geminiCalls) streamRecord(rec Record) {
 		g.set.Skip(skipGeminiStart)
 	case "tool_use":
 		g.call(r.ToolID, r.ToolName, r.Parameters, r.Timestamp, src)
-		g.set.Skip(skipToolCall)
+		g.set.Skip(SkipToolCall)
 	case "tool_result":
 		g.count(g.streamResult(r, src))
 	case "result":
@@ -188,13 +188,13 @@ func (g *geminiCalls) streamRecord(rec Record) {
 	case "message":
 		g.set.Skip(skipGeminiText)
 	default:
-		g.set.Skip(skipNotHook)
+		g.set.Skip(SkipNotHook)
 	}
 }
 
 // streamResult settles a call from its tool_result.
 func (g *geminiCalls) streamResult(r geminiStreamRecord, src findings.Source) (bool, string) {
-	text := jsonString(r.Output)
+	text := JSONString(r.Output)
 	if r.Error != nil && r.Error.Message != "" {
 		text = r.Error.Message
 	}

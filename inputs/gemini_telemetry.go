@@ -36,10 +36,10 @@ var telemetryKeys = map[string]bool{"hrTime": true, "_spanContext": true, "spanC
 
 // sniffGeminiTelemetry recognises the log by its first object: its first key is one an
 // OpenTelemetry exporter writes, and the head names Gemini.
-func sniffGeminiTelemetry(h *head) bool {
+func sniffGeminiTelemetry(h *Head) bool {
 	head := h.raw
-	key, _ := h.first()
-	return telemetryKeys[rawStr(key)] &&
+	key, _ := h.First()
+	return telemetryKeys[RawStr(key)] &&
 		(bytes.Contains(head, []byte(`"gemini_cli.`)) || bytes.Contains(head, []byte(`"gemini-cli"`)) ||
 			bytes.Contains(head, []byte(`"gemini-2`)))
 }
@@ -59,13 +59,13 @@ type telemetryRecord struct {
 }
 
 func (geminiTelemetryReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	keys := newOrdinalKeys(opts)
-	return readRecords(ctx, in, opts, func(rec Record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
+	keys := NewOrdinalKeys(opts)
+	return ReadRecords(ctx, in, opts, func(rec Record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
 }
 
 // telemetryRecordRead reads one telemetry record: a hook_call is a hook event, every other record
 // a counted skip.
-func telemetryRecordRead(rec Record, name string, opts Options, set *findings.Set, keys *ordinalKeys) {
+func telemetryRecordRead(rec Record, name string, opts Options, set *findings.Set, keys *OrdinalKeys) {
 	src := findings.Source{File: name, Line: rec.Line}
 	if rec.Problem != "" {
 		set.Problemf(src, "unreadable record", "%s", rec.Problem)
@@ -73,7 +73,7 @@ func telemetryRecordRead(rec Record, name string, opts Options, set *findings.Se
 	}
 	var r telemetryRecord
 	if err := json.Unmarshal(rec.Data, &r); err != nil {
-		set.Problemf(src, skipBadJSON, "not a telemetry record: %v", err)
+		set.Problemf(src, SkipBadJSON, "not a telemetry record: %v", err)
 		return
 	}
 	switch r.Attributes.Event {
@@ -90,26 +90,26 @@ func telemetryRecordRead(rec Record, name string, opts Options, set *findings.Se
 		set.Problemf(src, "unreadable record", "%v", err)
 		return
 	}
-	slot := keys.nextSlot(ev.Call, ev.Call.Hook)
-	ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), opts.callKey(slot, ev.Call.SessionID)
-	noteHookCall(opts, ev, nil)
-	ok, why := addHookEventReason(ev, opts, set)
+	slot := keys.NextSlot(ev.Call, ev.Call.Hook)
+	ev.Key, ev.CallKey = slot.Key(ev.Call.SessionID), opts.CallKey(slot, ev.Call.SessionID)
+	NoteHookCall(opts, ev, nil)
+	ok, why := AddHookEvent(ev, opts, set)
 	countRecord(set, ok, why)
 }
 
 // telemetryHookEvent turns a hook_call record into the hook event the recorder's log would
 // give for the same run (hookLogEvent).
-func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, opts Options) (hookEvent, error) {
+func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, opts Options) (HookEvent, error) {
 	at := r.Attributes
 	for _, s := range []*string{at.Stdout, at.Stderr} {
-		if elided && s != nil && len(*s) >= elideKeep-8 {
-			return hookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
+		if elided && s != nil && len(*s) >= ElideKeep-8 {
+			return HookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", ElideKeep>>10, ElideWindow>>20)
 		}
 	}
-	hi := readHookInput([]byte(at.HookInput), opts.binding(agent.Gemini))
+	hi := ReadHookInput([]byte(at.HookInput), opts.binding(agent.Gemini))
 	hook := opts.Redact(at.HookName)
-	a := gates.HookAnswer{Event: hi.event, Tool: hi.tool, Hook: hook, HasExit: at.ExitCode != nil,
-		HasStdout: at.Stdout != nil, HasStderr: at.Stderr != nil, ToolInput: hi.input}
+	a := gates.HookAnswer{Event: hi.Event, Tool: hi.Tool, Hook: hook, HasExit: at.ExitCode != nil,
+		HasStdout: at.Stdout != nil, HasStderr: at.Stderr != nil, ToolInput: hi.Input}
 	if at.Stdout != nil {
 		a.Stdout = *at.Stdout
 	}
@@ -119,10 +119,10 @@ func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, opt
 	if at.ExitCode != nil {
 		a.ExitCode = *at.ExitCode
 	}
-	return hookEvent{
+	return HookEvent{
 		Answer: a,
-		Call: findings.Call{Runtime: agent.Gemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
-			SessionID: hi.session, Hook: hook, HookIsName: true, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
+		Call: findings.Call{Runtime: agent.Gemini, Event: hi.Event, Tool: hi.Tool, ToolUseID: hi.ID,
+			SessionID: hi.Session, Hook: hook, HookIsName: true, Cwd: hi.Cwd, Input: hi.Input, Command: hi.Command, FilePath: hi.FilePath},
 		Source: src,
 		Time:   strings.TrimSpace(at.Timestamp),
 	}, nil

@@ -106,11 +106,11 @@ type geminiCase struct {
 	problems int
 }
 
-func runGeminiCases(t *testing.T, rd Reader, sniff func(*head) bool, tests []geminiCase) {
+func runGeminiCases(t *testing.T, rd Reader, sniff func(*Head) bool, tests []geminiCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !sniff(newHead([]byte(tt.text))) {
+			if !sniff(NewHead([]byte(tt.text))) {
 				t.Fatal("not detected")
 			}
 			set := readGemini(t, rd, tt.text)

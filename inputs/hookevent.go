@@ -9,16 +9,16 @@ import (
 	"github.com/agc-sarif/agc-sarif/hookprog"
 )
 
-// hookEvent is one hook invocation at a tool call, as any record format tells it.
-type hookEvent struct {
+// HookEvent is one hook invocation at a tool call, as any record format tells it.
+type HookEvent struct {
 	Answer gates.HookAnswer
 	Call   findings.Call // runtime, event, tool, tool_use_id, session, hook, command, file path, cwd, input
 	Source findings.Source
 	Time   string
-	// Key names the event across files when its runtime keys calls by order (ordinalKeys); ""
+	// Key names the event across files when its runtime keys calls by order (OrdinalKeys); ""
 	// keys it by the call's tool_use_id (for such a runtime only when the session is known).
 	Key string
-	// CallKey names the call across files and events, for the same runtimes (ordinalSlot.callKey).
+	// CallKey names the call across files and events, for the same runtimes (OrdinalSlot.callKey).
 	CallKey string
 }
 
@@ -29,11 +29,11 @@ const (
 	skipNoAGC      = "hook decision without AGC response (unstructured decisions are off)"
 )
 
-// addHookEventReason checks the answer against its binding and adds the findings it yields to set
+// AddHookEvent checks the answer against its binding and adds the findings it yields to set
 // (gate findings, contract breaches, and an unstructured decision when opts allow). It reports
 // whether any finding was added (new or a duplicate of an event already seen) and, when nothing
 // was, why (a skip reason); the caller counts the record with set.Use or set.Skip accordingly.
-func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, string) {
+func AddHookEvent(ev HookEvent, opts Options, set *findings.Set) (bool, string) {
 	fs, reason := hookEventFindings(ev, opts)
 	kept := 0
 	for _, f := range fs {
@@ -48,7 +48,7 @@ func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, st
 }
 
 // hookEventFindings turns one hook event into findings, or a skip reason when it yields none.
-func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) {
+func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) {
 	call := completeCall(ev, opts)
 	a := ev.Answer
 	if a.Event == "" {
@@ -126,7 +126,7 @@ func redactedNames(c findings.Call, red func(string) string) findings.Call {
 
 // completeCall fills the call from the answer where the reader left gaps (withToolNames reads
 // its tool input).
-func completeCall(ev hookEvent, opts Options) findings.Call {
+func completeCall(ev HookEvent, opts Options) findings.Call {
 	c := ev.Call
 	if c.Runtime == "" {
 		c.Runtime = opts.defaultRuntime()
@@ -171,8 +171,8 @@ func eventKey(c findings.Call) string {
 	return c.Runtime + "/" + c.SessionID + "/" + c.ToolUseID + "/" + c.Event
 }
 
-// jsonString reads a JSON string value; anything else is "".
-func jsonString(m json.RawMessage) string {
+// JSONString reads a JSON string value; anything else is "".
+func JSONString(m json.RawMessage) string {
 	var s string
 	if len(m) == 0 || json.Unmarshal(m, &s) != nil {
 		return ""
@@ -200,7 +200,7 @@ func inputRepair(tool, target string, before, after json.RawMessage) *findings.R
 		if !ok {
 			return nil
 		}
-		bs, as := jsonString(b[field]), jsonString(av)
+		bs, as := JSONString(b[field]), JSONString(av)
 		if as == "" || bs == as {
 			return nil
 		}
@@ -208,8 +208,8 @@ func inputRepair(tool, target string, before, after json.RawMessage) *findings.R
 	}
 	var rep *findings.Repair
 	for k, av := range a {
-		as := jsonString(av)
-		bs := jsonString(b[k])
+		as := JSONString(av)
+		bs := JSONString(b[k])
 		if as == "" || as == bs {
 			continue
 		}

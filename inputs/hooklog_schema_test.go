@@ -209,7 +209,7 @@ func argv(raw []byte) []string {
 	walked := jsonscan.Elements(raw, func(el []byte) bool {
 		all = len(el) > 0 && el[0] == '"'
 		if all {
-			words = append(words, rawStr(el))
+			words = append(words, RawStr(el))
 		}
 		return all
 	})

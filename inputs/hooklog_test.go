@@ -226,7 +226,7 @@ func TestSniffHookLog(t *testing.T) {
 		{``, false},
 	}
 	for _, tt := range tests {
-		if got := sniffHookLog(newHead([]byte(tt.head))); got != tt.want {
+		if got := sniffHookLog(NewHead([]byte(tt.head))); got != tt.want {
 			t.Errorf("sniffHookLog(%.60q) = %v, want %v", tt.head, got, tt.want)
 		}
 	}

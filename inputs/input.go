@@ -94,16 +94,6 @@ func StreamJSONSpec() FormatSpec { return FormatSpec{StreamJSON, sniffStreamJSON
 // TranscriptSpec is the format of Claude Code session transcripts.
 func TranscriptSpec() FormatSpec { return FormatSpec{Transcript, sniffTranscript, transcriptReader{}} }
 
-// CodexRolloutSpec is the format of Codex session rollouts.
-func CodexRolloutSpec() FormatSpec {
-	return FormatSpec{CodexRollout, sniffCodexRollout, codexRolloutReader{}}
-}
-
-// CodexEventsSpec is the format of codex exec --json event streams.
-func CodexEventsSpec() FormatSpec {
-	return FormatSpec{CodexEvents, sniffCodexEvents, codexEventsReader{}}
-}
-
 // CopilotEventsSpec is the format of Copilot CLI event streams.
 func CopilotEventsSpec() FormatSpec {
 	return FormatSpec{CopilotEvents, sniffCopilotEvents, copilotEventsReader{}}

@@ -21,7 +21,7 @@ import (
 type judgmentReader struct{}
 
 // sniffJudgment recognises a message that holds an agc block (see holdsAGCBlock).
-func sniffJudgment(h *head) bool { return holdsAGCBlock(string(h.raw)) }
+func sniffJudgment(h *Head) bool { return holdsAGCBlock(string(h.raw)) }
 
 func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	max := opts.MaxRecord

@@ -33,7 +33,7 @@ func TestSniffJudgment(t *testing.T) {
 		{"x\n````markdown\n" + fenceBT + "agc\n{}\n" + fenceBT + "\n````", false}, // an example inside a block
 	}
 	for _, tt := range tests {
-		if got := sniffJudgment(newHead([]byte(tt.head))); got != tt.want {
+		if got := sniffJudgment(NewHead([]byte(tt.head))); got != tt.want {
 			t.Errorf("sniffJudgment(%q) = %v, want %v", tt.head, got, tt.want)
 		}
 	}

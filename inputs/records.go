@@ -22,7 +22,7 @@ type Record struct {
 	// JSON at all. Data then holds what was read (possibly nothing, for a record too long).
 	Problem string
 	// Elided is set when the record was longer than the reader's window and string values in it
-	// were cut to their first elideKeep bytes (elide.go).
+	// were cut to their first ElideKeep bytes (elide.go).
 	Elided bool
 }
 
@@ -145,10 +145,10 @@ func scanRecords(ctx context.Context, r io.Reader, max int, fn func(Record) erro
 	return scanLines(ctx, r, max, 0, fn)
 }
 
-// scanWindowed is scanRecords for readers that need only parts of long records: a line longer
-// than elideWindow reaches fn as its skeleton, with Elided set when strings in it were cut.
-func scanWindowed(ctx context.Context, r io.Reader, max int, fn func(Record) error) error {
-	return scanLines(ctx, r, max, elideWindow, fn)
+// ScanWindowed is scanRecords for readers that need only parts of long records: a line longer
+// than ElideWindow reaches fn as its skeleton, with Elided set when strings in it were cut.
+func ScanWindowed(ctx context.Context, r io.Reader, max int, fn func(Record) error) error {
+	return scanLines(ctx, r, max, ElideWindow, fn)
 }
 
 // scanLines is scanRecords with a window (0: none).
@@ -305,17 +305,17 @@ func grow(b []byte, n int) []byte {
 	return nb
 }
 
-// decodeLine decodes one line of a JSONL input into v, or counts why it cannot: a problem the
+// DecodeLine decodes one line of a JSONL input into v, or counts why it cannot: a problem the
 // line reader met (a cut or unreadable line), or JSON that is not what (e.g. "a rollout record").
 // It returns the line's place and whether v holds the record.
-func decodeLine(set *findings.Set, name string, rec Record, what string, v any) (findings.Source, bool) {
+func DecodeLine(set *findings.Set, name string, rec Record, what string, v any) (findings.Source, bool) {
 	src := findings.Source{File: name, Line: rec.Line}
 	if rec.Problem != "" {
 		set.Problemf(src, "unreadable record", "%s", rec.Problem)
 		return src, false
 	}
 	if err := json.Unmarshal(rec.Data, v); err != nil {
-		set.Problemf(src, skipBadJSON, "not %s: %v", what, err)
+		set.Problemf(src, SkipBadJSON, "not %s: %v", what, err)
 		return src, false
 	}
 	return src, true

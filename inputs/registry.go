@@ -22,7 +22,7 @@ type Registry struct {
 type FormatSpec struct {
 	Name Format
 	// Sniff reports whether h (the first bytes of a file, up to SniffSize) looks like this format.
-	Sniff  func(h *head) bool
+	Sniff  func(h *Head) bool
 	Reader Reader
 }
 
@@ -47,7 +47,7 @@ func (r Registry) Parse(s string) (Format, error) {
 
 // Detect names the format of a file from its first bytes, or "" when nothing recognises it.
 func (r Registry) Detect(b []byte) Format {
-	h := newHead(b)
+	h := NewHead(b)
 	for _, f := range r.Formats {
 		if f.Sniff(h) {
 			return f.Name
@@ -74,5 +74,5 @@ func (o Options) defaultRuntime() string { return o.Registry.Binding("").Runtime
 
 // keysByOrder reports whether runtime's events are keyed by order: its hook input names no tool
 // call, so its events are matched across files by session, event, tool, arguments and the order
-// of the calls with those arguments (ordinalKeys).
+// of the calls with those arguments (OrdinalKeys).
 func (o Options) keysByOrder(runtime string) bool { return o.binding(runtime).KeysCallsByOrder() }

@@ -16,12 +16,12 @@ import (
 // system/hook_response records (all hooks with --include-hook-events), the tool_result of refused
 // calls, tool_use blocks, and the final result message when it holds an ```agc block.
 type streamJSONReader struct {
-	add hookAdder // nil: addHookEventReason
+	add hookAdder // nil: AddHookEvent
 }
 
 // sniffStreamJSON recognises stream-json by its first message, `"type":"system"` with a subtype,
 // either as the first line or as the first element of an array.
-func sniffStreamJSON(h *head) bool {
+func sniffStreamJSON(h *Head) bool {
 	if i := jsonscan.SkipSpace(h.raw, 0); i < len(h.raw) && h.raw[i] == '[' { // a JSON array of messages
 		v := firstValue(h.raw)
 		i := jsonscan.SkipSpace(v, 1)
@@ -31,22 +31,22 @@ func sniffStreamJSON(h *head) bool {
 			v = v[i:]
 		}
 		m := jsonscan.Lookup(v, "type", "subtype", "sessionId", "parentUuid")
-		return rawStr(m[0]) == "system" && rawStr(m[1]) != "" && m[2] == nil && m[3] == nil
+		return RawStr(m[0]) == "system" && RawStr(m[1]) != "" && m[2] == nil && m[3] == nil
 	}
-	return rawIs(h.get("type"), "system") && rawStr(h.get("subtype")) != "" && h.get("sessionId") == nil && h.get("parentUuid") == nil
+	return RawIs(h.Get("type"), "system") && RawStr(h.Get("subtype")) != "" && h.Get("sessionId") == nil && h.Get("parentUuid") == nil
 }
 
 func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
 	br := bufReader(in.R)
-	scan := scanWindowed
+	scan := ScanWindowed
 	if head, _ := br.Peek(SniffSize); len(head) > 0 {
 		if i := jsonscan.SkipSpace(head, 0); i < len(head) && head[i] == '[' {
 			scan = scanArray
 		}
 	}
-	err := scan(ctx, br, opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
+	err := scan(ctx, br, opts.MaxRecord, WithEdits(opts, in.Name, func(rec Record) error {
 		s.streamRecord(rec)
 		return nil
 	}))
@@ -71,23 +71,23 @@ func (s *hookState) streamRecord(rec Record) {
 		s.lastStart.batch = false
 	}
 	if d[0] != '{' {
-		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
+		s.set.Problemf(s.src(rec.Line), SkipBadJSON, "not a JSON object")
 		return
 	}
 	m := jsonscan.Lookup(d, "type", "subtype", "session_id", "timestamp", "message")
-	typ, sub := rawStr(m[0]), rawStr(m[1])
-	if sid := rawStr(m[2]); sid != "" {
+	typ, sub := RawStr(m[0]), RawStr(m[1])
+	if sid := RawStr(m[2]); sid != "" {
 		s.session = sid
 	}
-	if t := rawStr(m[3]); t != "" {
+	if t := RawStr(m[3]); t != "" {
 		s.time = t
 	}
 	switch {
 	case typ == "system" && sub == "init":
-		if cwd := rawStr(jsonscan.Lookup(d, "cwd")[0]); cwd != "" {
+		if cwd := RawStr(jsonscan.Lookup(d, "cwd")[0]); cwd != "" {
 			s.cwd = cwd
 		}
-		s.set.Skip(skipNotHook)
+		s.set.Skip(SkipNotHook)
 	case typ == "system" && sub == "hook_started":
 		s.hookStarted(d)
 		s.set.Skip(skipHookStarted)
@@ -98,14 +98,14 @@ func (s *hookState) streamRecord(rec Record) {
 	case typ == "assistant":
 		n := s.useCalls(m[4], rec.Line)
 		if n > 0 {
-			s.set.Skip(skipToolCall)
+			s.set.Skip(SkipToolCall)
 		} else {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(SkipNotHook)
 		}
 	case typ == "user" && bytes.Contains(d, markToolResult):
 		// stream-json gives a call's hook responses before its result: the result completes them all.
 		if !s.readResults(m[4], rec.Line, func(*hookGroup) bool { return true }) {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(SkipNotHook)
 		}
 	case typ == "result" && rec.Elided:
 		s.elidedHookRecord(rec.Line)
@@ -116,7 +116,7 @@ func (s *hookState) streamRecord(rec Record) {
 	case typ == "result":
 		s.result(d, rec.Line)
 	default:
-		s.set.Skip(skipNotHook)
+		s.set.Skip(SkipNotHook)
 	}
 }
 
@@ -145,8 +145,8 @@ func (s *hookState) hookCall(hookID, event, tool string) string {
 // Consecutive starts of the same hook name (several hooks on one event) share one call.
 func (s *hookState) hookStarted(d []byte) {
 	m := jsonscan.Lookup(d, "hook_id", "hook_name", "hook_event")
-	hookID, name := rawStr(m[0]), rawStr(m[1])
-	event, tool := splitHookName(name, rawStr(m[2]))
+	hookID, name := RawStr(m[0]), RawStr(m[1])
+	event, tool := splitHookName(name, RawStr(m[2]))
 	if hookID == "" {
 		return
 	}
@@ -169,17 +169,17 @@ func (s *hookState) hookStarted(d []byte) {
 // hookResponse turns a system/hook_response message into a hook answer in its call's group.
 func (s *hookState) hookResponse(d []byte, line int) {
 	m := jsonscan.Lookup(d, "hook_id", "hook_name", "hook_event", "stdout", "stderr", "exit_code", "outcome", "output")
-	name := rawStr(m[1])
-	event, tool := splitHookName(name, rawStr(m[2]))
-	id := s.hookCall(rawStr(m[0]), event, tool)
+	name := RawStr(m[1])
+	event, tool := splitHookName(name, RawStr(m[2]))
+	id := s.hookCall(RawStr(m[0]), event, tool)
 	g := s.group(id, event, name, line, s.time)
 	p := &hookPart{line: line, time: s.time, records: 1}
-	p.a.HasStdout, p.a.Stdout = m[3] != nil, rawStr(m[3])
-	p.a.HasStderr, p.a.Stderr = m[4] != nil, rawStr(m[4])
+	p.a.HasStdout, p.a.Stdout = m[3] != nil, RawStr(m[3])
+	p.a.HasStderr, p.a.Stderr = m[4] != nil, RawStr(m[4])
 	if code, ok := rawInt(m[5]); ok {
 		p.a.HasExit, p.a.ExitCode = true, code
 	}
-	switch rawStr(m[6]) {
+	switch RawStr(m[6]) {
 	case "cancelled": // the exit status 1 of a cancelled hook is the runtime's, not the hook's
 		p.a.Failed, p.a.HasExit = "cancelled", false
 	case "error":
@@ -192,7 +192,7 @@ func (s *hookState) hookResponse(d []byte, line int) {
 		p.a.HasStdout, p.a.Stdout = true, out
 	}
 	if !p.a.HasStdout && !p.a.HasStderr && m[7] != nil {
-		p.a.HasStdout, p.a.Stdout = true, rawStr(m[7])
+		p.a.HasStdout, p.a.Stdout = true, RawStr(m[7])
 	}
 	g.parts = append(g.parts, p)
 	if g.key.id == "" || !toolEvents[g.event] {
@@ -207,12 +207,12 @@ func (s *hookState) result(d []byte, line int) {
 	s.finals++
 	s.noteDenials(d, line)
 	m := jsonscan.Lookup(d, "result", "session_id")
-	text := rawStr(m[0])
+	text := RawStr(m[0])
 	if !s.judgment && !holdsAGCBlock(text) {
 		s.set.Skip(skipNoAGCBlock)
 		return
 	}
-	addFinalJudgment(text, s.finalBase(line, rawStr(m[1])), s.opts, s.set)
+	addFinalJudgment(text, s.finalBase(line, RawStr(m[1])), s.opts, s.set)
 }
 
 // finalBase is the finding a final message's findings start from: its record and run.

@@ -20,7 +20,7 @@ import (
 // assistant message of the main chain (sub-agents' sidechains excluded) as a judgment when it holds
 // an agc block, or whatever it holds when the file was named as a reviewer's output.
 type transcriptReader struct {
-	add hookAdder // nil: addHookEventReason
+	add hookAdder // nil: AddHookEvent
 }
 
 // Byte markers that a record must hold to matter; records without any are skipped undecoded.
@@ -35,11 +35,11 @@ var (
 // sniffTranscript recognises a transcript by its first records: objects with "type", one of them
 // with the camelCase envelope keys ("sessionId", "parentUuid"; "leafUuid" of a summary) that
 // stream-json does not use.
-func sniffTranscript(h *head) bool {
-	if rawStr(h.get("type")) == "" {
+func sniffTranscript(h *Head) bool {
+	if RawStr(h.Get("type")) == "" {
 		return false // the first Record says what it is, as every transcript record does
 	}
-	if h.get("sessionId") != nil || h.get("parentUuid") != nil || h.get("leafUuid") != nil {
+	if h.Get("sessionId") != nil || h.Get("parentUuid") != nil || h.Get("leafUuid") != nil {
 		return true
 	}
 	head := h.raw
@@ -51,7 +51,7 @@ func sniffTranscript(h *head) bool {
 			v = head[i:e]
 		}
 		m := jsonscan.Lookup(v, "type", "sessionId", "parentUuid", "leafUuid")
-		if rawStr(m[0]) == "" {
+		if RawStr(m[0]) == "" {
 			return false
 		}
 		if m[1] != nil || m[2] != nil || m[3] != nil {
@@ -78,7 +78,7 @@ func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set 
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
 	var last finalMessage
-	err := scanWindowed(ctx, transcriptSource(in), opts.MaxRecord, withEdits(opts, in.Name, func(rec Record) error {
+	err := ScanWindowed(ctx, transcriptSource(in), opts.MaxRecord, WithEdits(opts, in.Name, func(rec Record) error {
 		var v view
 		if rec.Problem == "" && len(rec.Data) > 0 && rec.Data[0] == '{' {
 			v = lookupView(rec.Data)
@@ -170,11 +170,11 @@ func viewIndex(k []byte) int {
 	return -1
 }
 
-// transcriptBuffer is the read buffer of a big transcript: a line of up to elideWindow bytes is
+// transcriptBuffer is the read buffer of a big transcript: a line of up to ElideWindow bytes is
 // handed to the reader in place, and a longer one reaches its skeleton a buffer at a time, so no
 // byte of either is copied again after the read (through collect's 256 KiB buffer, the first
 // MiB of every long line was copied into the line reader's own buffer).
-const transcriptBuffer = elideWindow + 4<<10
+const transcriptBuffer = ElideWindow + 4<<10
 
 // transcriptSource is what a transcript is read from: a file bigger than transcriptBuffer by
 // offset from its start (collect has only peeked at its head) through a buffer of that size;
@@ -217,15 +217,15 @@ func (f *finalMessage) see(rec Record, v *view) {
 	}
 	// A record whose type is written "assistant" holds the marker the reader once looked for
 	// first; one whose type is written otherwise must still hold it somewhere.
-	if t := v.m[vType]; !bytes.Equal(t, markAssistant) && (rawStr(t) != "assistant" || !bytes.Contains(d, markAssistant)) {
+	if t := v.m[vType]; !bytes.Equal(t, markAssistant) && (RawStr(t) != "assistant" || !bytes.Contains(d, markAssistant)) {
 		return
 	}
 	if rawBool(v.m[vSidechain]) {
 		return
 	}
 	msg := jsonscan.Lookup(v.m[vMessage], "id", "content")
-	if !f.seen || f.id == "" || !rawIs(msg[0], f.id) { // a new message (or one without an id)
-		*f = finalMessage{seen: true, id: rawStr(msg[0]), line: rec.Line, parts: f.parts[:0],
+	if !f.seen || f.id == "" || !RawIs(msg[0], f.id) { // a new message (or one without an id)
+		*f = finalMessage{seen: true, id: RawStr(msg[0]), line: rec.Line, parts: f.parts[:0],
 			session: f.session[:0], time: f.time[:0]}
 	}
 	f.session = append(f.session[:0], v.m[vSessionID]...)
@@ -270,8 +270,8 @@ func (f *finalMessage) judge(s *hookState) {
 	if !s.judgment && (!f.seen || f.elided || !holdsAGCBlock(text)) {
 		return
 	}
-	base := s.finalBase(f.line, rawStr(f.session))
-	if t := rawStr(f.time); t != "" {
+	base := s.finalBase(f.line, RawStr(f.session))
+	if t := RawStr(f.time); t != "" {
 		base.Time = t
 	}
 	switch {
@@ -301,18 +301,18 @@ func (s *hookState) transcriptRecord(rec Record, v *view) {
 	if d[0] != '{' && d[0] != '[' {
 		// Not a JSON value at all (binary data, text): say so, rather than pass it over.
 		s.closeLoose()
-		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
+		s.set.Problemf(s.src(rec.Line), SkipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
 		return
 	}
 	bl := listBlocks(v)
 	if !bl.marked && !mayMatter(d) {
 		s.closeLoose()
-		s.set.Skip(skipNotHook)
+		s.set.Skip(SkipNotHook)
 		return
 	}
 	if d[0] != '{' {
 		s.closeLoose()
-		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
+		s.set.Problemf(s.src(rec.Line), SkipBadJSON, "not a JSON object")
 		return
 	}
 	s.noteEnvelope(v)
@@ -363,7 +363,7 @@ func (s *hookState) typedRecord(rec Record, v *view, bl blockLists) {
 		}
 		if !s.hookAttachment(m[vAttachment], rec.Line) {
 			s.closeLoose()
-			s.set.Skip(skipNotHook)
+			s.set.Skip(SkipNotHook)
 		}
 	case "user":
 		s.closeLoose()
@@ -371,7 +371,7 @@ func (s *hookState) typedRecord(rec Record, v *view, bl blockLists) {
 			bl.results, _ = toolResultsIn(v.contentBlocks())
 		}
 		if !s.readResultsOf(bl.results, rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(SkipNotHook)
 		}
 	case "assistant":
 		s.closeLoose()
@@ -380,15 +380,15 @@ func (s *hookState) typedRecord(rec Record, v *view, bl blockLists) {
 		}
 		n := s.useCallsOf(m[vMessage], bl.uses, rec.Line)
 		if n > 0 {
-			s.set.Skip(skipToolCall)
+			s.set.Skip(SkipToolCall)
 		} else {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(SkipNotHook)
 		}
 	default:
 		// api-request-blob, api-request-shape, prompt_snapshot and other copies of what was sent
 		// to the model repeat hook text: never read them as hook records.
 		s.closeLoose()
-		s.set.Skip(skipNotHook)
+		s.set.Skip(SkipNotHook)
 	}
 }
 
@@ -403,26 +403,26 @@ func mayMatter(d []byte) bool {
 	return bytes.Contains(d, markHook) && bytes.Contains(d, markAttachment)
 }
 
-// recordType is rawStr of a record's type, without allocating for the types the reader reads.
+// recordType is RawStr of a record's type, without allocating for the types the reader reads.
 func recordType(v []byte) string {
 	for _, t := range [...]string{"attachment", "user", "assistant"} {
-		if rawIs(v, t) {
+		if RawIs(v, t) {
 			return t
 		}
 	}
-	return rawStr(v)
+	return RawStr(v)
 }
 
-// setStr sets *dst to the JSON string v when v holds a non-empty one (rawStr), and reports
+// setStr sets *dst to the JSON string v when v holds a non-empty one (RawStr), and reports
 // whether it does. A value equal to *dst as written is not decoded again: the session, folder
 // and time repeat on every record, and this spares a string per record.
 func setStr(dst *string, v []byte) bool {
 	if n := len(v); n > 2 && v[0] == '"' && v[n-1] == '"' && string(v[1:n-1]) == *dst &&
 		bytes.IndexByte(v[1:n-1], '\\') < 0 {
-		// rawStr(v) is *dst, or "" when v holds a raw control character: *dst stays either way.
+		// RawStr(v) is *dst, or "" when v holds a raw control character: *dst stays either way.
 		return true
 	}
-	if t := rawStr(v); t != "" {
+	if t := RawStr(v); t != "" {
 		*dst = t
 		return true
 	}
@@ -440,13 +440,13 @@ func (s *hookState) closeLoose() {
 
 // hookAttachment adds a hook_* attachment to its group; false when it is not one.
 func (s *hookState) hookAttachment(att []byte, line int) bool {
-	a := jsonscan.Lookup(att, "type", "hookName", "toolUseID", "hookEvent", "content", "stdout", "stderr",
+	a := jsonscan.Lookup(att, "type", "hookName", "toolUseID", "HookEvent", "content", "stdout", "stderr",
 		"exitCode", "command", "blockingError", "timedOut")
-	typ := rawStr(a[0])
+	typ := RawStr(a[0])
 	if !strings.HasPrefix(typ, "hook_") {
 		return false
 	}
-	id, name, event := rawStr(a[2]), rawStr(a[1]), rawStr(a[3])
+	id, name, event := RawStr(a[2]), RawStr(a[1]), RawStr(a[3])
 	if name == "" && event == "" {
 		return false
 	}
@@ -458,7 +458,7 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	}
 	part := func() *hookPart {
 		p := &hookPart{line: line, time: s.time, records: 1}
-		p.a.Hook = rawStr(a[8])
+		p.a.Hook = RawStr(a[8])
 		if code, ok := rawInt(a[7]); ok {
 			p.a.HasExit, p.a.ExitCode = true, code
 		}
@@ -468,13 +468,13 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	switch typ {
 	case "hook_success":
 		p := part()
-		p.a.HasStdout, p.a.Stdout = a[5] != nil, rawStr(a[5])
-		p.a.HasStderr, p.a.Stderr = a[6] != nil, rawStr(a[6])
+		p.a.HasStdout, p.a.Stdout = a[5] != nil, RawStr(a[5])
+		p.a.HasStderr, p.a.Stderr = a[6] != nil, RawStr(a[6])
 	case "hook_non_blocking_error":
 		p := part()
-		p.a.HasStdout, p.a.Stdout = a[5] != nil, rawStr(a[5])
+		p.a.HasStdout, p.a.Stdout = a[5] != nil, RawStr(a[5])
 		p.a.HasStderr = a[6] != nil
-		p.a.Stderr = strings.TrimPrefix(rawStr(a[6]), "Failed with non-blocking status code: ")
+		p.a.Stderr = strings.TrimPrefix(RawStr(a[6]), "Failed with non-blocking status code: ")
 		if out, ok := rejectedAnswer(p.a.Stderr); ok {
 			p.a.HasExit, p.a.HasStderr, p.a.Stderr = false, false, ""
 			p.a.HasStdout, p.a.Stdout = true, out
@@ -484,9 +484,9 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	case "hook_blocking_error":
 		p := part()
 		be := jsonscan.Lookup(a[9], "blockingError", "command")
-		p.a.Blocked, p.a.BlockReason = true, rawStr(be[0])
+		p.a.Blocked, p.a.BlockReason = true, RawStr(be[0])
 		if p.a.Hook == "" {
-			p.a.Hook = rawStr(be[1])
+			p.a.Hook = RawStr(be[1])
 		}
 		if p.a.Hook != "" && strings.HasPrefix(p.a.BlockReason, "["+p.a.Hook+"]: ") {
 			p.a.HasExit, p.a.ExitCode = true, 2
@@ -501,17 +501,17 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	case "hook_error_during_execution":
 		p := part()
 		p.a.Failed = "not-run"
-		p.a.HasStderr, p.a.Stderr = true, rawStr(a[4])
+		p.a.HasStderr, p.a.Stderr = true, RawStr(a[4])
 	case "hook_additional_context":
 		if g.ctxRecords == 0 {
 			g.ctxLine = line
 		}
 		g.ctxRecords++
 		if len(a[4]) > 0 && a[4][0] == '"' {
-			g.contexts = append(g.contexts, rawStr(a[4]))
+			g.contexts = append(g.contexts, RawStr(a[4]))
 		}
 		jsonscan.Elements(a[4], func(el []byte) bool {
-			if c := rawStr(el); c != "" {
+			if c := RawStr(el); c != "" {
 				g.contexts = append(g.contexts, c)
 			}
 			return true

@@ -25,8 +25,6 @@ var namesAllowed = map[string]string{
 	"runtimes/copilot/checks.go":  "a Copilot fact in its rows' texts: it ignores an answer shaped as Claude Code's hookSpecificOutput",
 	"runtimes/copilot/binding.go": "a Copilot fact: it ignores an answer shaped as Claude Code's hookSpecificOutput, and says so",
 	"inputs/input.go":             "the --format list names the runtimes' formats",
-	"inputs/codex_events.go":      "Codex reader, still in package inputs",
-	"inputs/codex_rollout.go":     "Codex reader, still in package inputs",
 	"inputs/copilot_events.go":    "Copilot reader, still in package inputs",
 	"inputs/gemini_session.go":    "Gemini reader, still in package inputs",
 	"inputs/gemini_stream.go":     "Gemini reader, still in package inputs",
