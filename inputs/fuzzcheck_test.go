@@ -3,7 +3,6 @@ package inputs
 import (
 	"bytes"
 	"context"
-	"sort"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -34,28 +33,4 @@ func readFuzzed(t *testing.T, rd Reader, data []byte) *findings.Set {
 		}
 	}
 	return set
-}
-
-// runtimeRuleIDs maps each call's command to the sorted rule ids of its findings, checking that
-// each is an event of runtime (with an event key when keyed) and no event has a rule twice.
-func runtimeRuleIDs(t *testing.T, set *findings.Set, runtime string, keyed bool) map[string][]string {
-	t.Helper()
-	out := map[string][]string{}
-	seen := map[string]bool{}
-	for _, f := range set.Findings {
-		if f.Call == nil || f.Call.Runtime != runtime || keyed && f.EventKey == "" {
-			t.Errorf("finding %s: call %+v not a %s event (with a key: %v)", f.RuleID, f.Call, runtime, keyed)
-			continue
-		}
-		k := f.EventKey + f.Call.Command + " " + f.RuleID
-		if seen[k] {
-			t.Errorf("event %s has rule %s twice", f.EventKey, f.RuleID)
-		}
-		seen[k] = true
-		out[f.Call.Command] = append(out[f.Call.Command], f.RuleID)
-	}
-	for _, ids := range out {
-		sort.Strings(ids)
-	}
-	return out
 }

@@ -94,26 +94,6 @@ func StreamJSONSpec() FormatSpec { return FormatSpec{StreamJSON, sniffStreamJSON
 // TranscriptSpec is the format of Claude Code session transcripts.
 func TranscriptSpec() FormatSpec { return FormatSpec{Transcript, sniffTranscript, transcriptReader{}} }
 
-// CopilotEventsSpec is the format of Copilot CLI event streams.
-func CopilotEventsSpec() FormatSpec {
-	return FormatSpec{CopilotEvents, sniffCopilotEvents, copilotEventsReader{}}
-}
-
-// GeminiSessionSpec is the format of Gemini CLI session files.
-func GeminiSessionSpec() FormatSpec {
-	return FormatSpec{GeminiSession, sniffGeminiSession, geminiSessionReader{}}
-}
-
-// GeminiStreamSpec is the format of Gemini CLI stream-json output.
-func GeminiStreamSpec() FormatSpec {
-	return FormatSpec{GeminiStream, sniffGeminiStream, geminiStreamReader{}}
-}
-
-// GeminiTelemetrySpec is the format of Gemini CLI telemetry logs.
-func GeminiTelemetrySpec() FormatSpec {
-	return FormatSpec{GeminiTelemetry, sniffGeminiTelemetry, geminiTelemetryReader{}}
-}
-
 // DetectLines looks for an input past the first bytes, for a file the user named whose head
 // nothing recognises (a 70 KB junk line before a reviewer's block must not hide the block): it
 // reads r line by line, up to limit bytes, and names the format of the first line that a reader

@@ -24,6 +24,9 @@ type member struct {
 	val []byte // the raw value; nil when the head ends inside it
 }
 
+// Raw is the head's bytes, as detection got them.
+func (h *Head) Raw() []byte { return h.raw }
+
 // NewHead is the head of a file whose first bytes are b.
 func NewHead(b []byte) *Head { return &Head{raw: b} }
 

@@ -1,4 +1,4 @@
-package inputs
+package gemini
 
 import (
 	"context"
@@ -9,10 +9,16 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// GeminiStream is the format of Gemini CLI's `--output-format stream-json` output.
-const GeminiStream Format = "gemini-stream"
+// Stream is the format of Gemini CLI's `--output-format stream-json` output.
+const Stream inputs.Format = "gemini-stream"
+
+// StreamFormat is the stream's format as the registry lists it: name, sniff, reader.
+func StreamFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Stream, Sniff: sniffGeminiStream, Reader: geminiStreamReader{}}
+}
 
 // geminiStreamReader reads Gemini CLI's stream-json: init (session_id), message, tool_use
 // (tool_id, tool_name, the arguments the model sent), tool_result (status, output, error type)
@@ -36,8 +42,8 @@ const (
 
 // sniffGeminiStream recognises the stream by its first line: an init record with session_id and
 // model.
-func sniffGeminiStream(h *Head) bool {
-	return RawIs(h.Get("type"), "init") && RawStr(h.Get("session_id")) != "" && RawStr(h.Get("model")) != ""
+func sniffGeminiStream(h *inputs.Head) bool {
+	return inputs.RawIs(h.Get("type"), "init") && inputs.RawStr(h.Get("session_id")) != "" && inputs.RawStr(h.Get("model")) != ""
 }
 
 // geminiStreamRecord is the part of a stream-json line the reader uses.
@@ -67,16 +73,16 @@ type geminiCall struct {
 // the calls made and not settled, and their keys.
 type geminiCalls struct {
 	name    string
-	opts    Options
+	opts    inputs.Options
 	set     *findings.Set
 	session string
 	cwd     string
 	calls   map[string]*geminiCall
-	keys    *OrdinalKeys
+	keys    *inputs.OrdinalKeys
 }
 
-func newGeminiCalls(name string, opts Options, set *findings.Set) *geminiCalls {
-	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: NewOrdinalKeys(opts)}
+func newGeminiCalls(name string, opts inputs.Options, set *findings.Set) *geminiCalls {
+	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: inputs.NewOrdinalKeys(opts)}
 }
 
 // call numbers a call by its arguments, remembers it until its result, bounded like the Claude
@@ -85,7 +91,7 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, sr
 	if _, ok := g.calls[id]; ok || id == "" {
 		return false
 	}
-	if len(g.calls) >= MaxCalls {
+	if len(g.calls) >= inputs.MaxCalls {
 		for k := range g.calls {
 			delete(g.calls, k) // forget an old call: a block of it is then read without its key
 			break
@@ -93,11 +99,11 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, sr
 	}
 	c := findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
 	slot := g.keys.NextSlot(c, "")
-	gc := &geminiCall{tool: tool, key: slot.Key(g.session), callKey: g.opts.CallKey(slot, g.session), time: at, input: KeepInput(input)}
+	gc := &geminiCall{tool: tool, key: slot.Key(g.session), callKey: g.opts.CallKey(slot, g.session), time: at, input: inputs.KeepInput(input)}
 	g.calls[id] = gc
 	if g.opts.ReadsCalls() {
-		g.opts.Sink.Call(CallEvent{Kind: CallUse, Source: src, Time: at, Session: g.session, Cwd: g.cwd,
-			ID: id, Key: gc.callKey, Tool: tool, Input: KeepInput(input)})
+		g.opts.Sink.Call(inputs.CallEvent{Kind: inputs.CallUse, Source: src, Time: at, Session: g.session, Cwd: g.cwd,
+			ID: id, Key: gc.callKey, Tool: tool, Input: inputs.KeepInput(input)})
 	}
 	return true
 }
@@ -108,7 +114,7 @@ func (g *geminiCalls) result(id string, isError bool, text string, refused bool,
 	if !g.opts.ReadsCalls() {
 		return
 	}
-	ev := CallEvent{Kind: CallResult, Source: src, Time: at, Session: g.session, ID: id, IsError: isError, Refused: refused}
+	ev := inputs.CallEvent{Kind: inputs.CallResult, Source: src, Time: at, Session: g.session, ID: id, IsError: isError, Refused: refused}
 	if c := g.calls[id]; c != nil {
 		ev.Key, ev.Tool = c.callKey, c.tool
 	}
@@ -126,7 +132,7 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 	if c == nil {
 		c = &geminiCall{}
 	}
-	ev := HookEvent{
+	ev := inputs.HookEvent{
 		Answer: gates.HookAnswer{Event: "BeforeTool", Tool: c.tool, Refused: true, RefusalText: reason},
 		Call: findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: c.tool, ToolUseID: id,
 			SessionID: g.session, Cwd: g.cwd, Input: c.input},
@@ -135,7 +141,7 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 		Key:     c.key,
 		CallKey: c.callKey,
 	}
-	return AddHookEvent(ev, g.opts, g.set)
+	return inputs.AddHookEvent(ev, g.opts, g.set)
 }
 
 // count counts a record: used when it added a finding, else skipped with its reason.
@@ -152,8 +158,8 @@ func countRecord(set *findings.Set, ok bool, why string) {
 
 // ReadRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
 // and names the file in an I/O error.
-func ReadRecords(ctx context.Context, in Input, opts Options, fn func(Record)) error {
-	err := ScanWindowed(ctx, in.R, opts.MaxRecord, WithEdits(opts, in.Name, func(rec Record) error {
+func ReadRecords(ctx context.Context, in inputs.Input, opts inputs.Options, fn func(inputs.Record)) error {
+	err := inputs.ScanWindowed(ctx, in.R, opts.MaxRecord, inputs.WithEdits(opts, in.Name, func(rec inputs.Record) error {
 		fn(rec)
 		return nil
 	}))
@@ -163,14 +169,14 @@ func ReadRecords(ctx context.Context, in Input, opts Options, fn func(Record)) e
 	return nil
 }
 
-func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+func (geminiStreamReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
 	return ReadRecords(ctx, in, opts, newGeminiCalls(in.Name, opts, set).streamRecord)
 }
 
 // streamRecord reads one stream-json line: every line is used or counted as a skip.
-func (g *geminiCalls) streamRecord(rec Record) {
+func (g *geminiCalls) streamRecord(rec inputs.Record) {
 	var r geminiStreamRecord
-	src, ok := DecodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
+	src, ok := inputs.DecodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
 	if !ok {
 		return
 	}
@@ -180,7 +186,7 @@ func (g *geminiCalls) streamRecord(rec Record) {
 		g.set.Skip(skipGeminiStart)
 	case "tool_use":
 		g.call(r.ToolID, r.ToolName, r.Parameters, r.Timestamp, src)
-		g.set.Skip(SkipToolCall)
+		g.set.Skip(inputs.SkipToolCall)
 	case "tool_result":
 		g.count(g.streamResult(r, src))
 	case "result":
@@ -188,13 +194,13 @@ func (g *geminiCalls) streamRecord(rec Record) {
 	case "message":
 		g.set.Skip(skipGeminiText)
 	default:
-		g.set.Skip(SkipNotHook)
+		g.set.Skip(inputs.SkipNotHook)
 	}
 }
 
 // streamResult settles a call from its tool_result.
 func (g *geminiCalls) streamResult(r geminiStreamRecord, src findings.Source) (bool, string) {
-	text := JSONString(r.Output)
+	text := inputs.JSONString(r.Output)
 	if r.Error != nil && r.Error.Message != "" {
 		text = r.Error.Message
 	}
