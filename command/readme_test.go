@@ -56,7 +56,7 @@ func TestReadmeChecks(t *testing.T) {
 }
 
 // TestReadmeFormats keeps the --format list of "The command line" in docs/inputs.md equal to
-// the formats collect accepts (inputs.Formats, in detection order).
+// the formats collect accepts (runtimes.Inputs().Names(), in detection order).
 func TestReadmeFormats(t *testing.T) {
 	data, err := os.ReadFile("../docs/inputs.md")
 	if err != nil {
