@@ -60,6 +60,7 @@ func WithEdits(opts Options, name string, fn func(Record) error) func(Record) er
 
 // newEditScan finds the edit calls of a file for emit.
 func newEditScan(opts Options) *editScan {
+	opts.Registry.mustBeSet()
 	es := &editScan{emit: opts.Sink.Edit, tools: map[string]bool{}, binding: opts.binding}
 	for _, b := range opts.Registry.Bindings {
 		for _, t := range b.EditTools() {

@@ -67,10 +67,21 @@ func (r Registry) ReaderFor(f Format) (Reader, error) {
 }
 
 // binding is the binding of a runtime id, "" the default one.
-func (o Options) binding(runtime string) gates.Binding { return o.Registry.Binding(runtime) }
+func (o Options) binding(runtime string) gates.Binding {
+	o.Registry.mustBeSet()
+	return o.Registry.Binding(runtime)
+}
+
+// mustBeSet stops a caller that forgot the registry: a reader without bindings would read every
+// record under none, and find nothing rather than fail.
+func (r Registry) mustBeSet() {
+	if r.Binding == nil {
+		panic("inputs: Options.Registry is not set (the callers fill it from runtimes.Inputs())")
+	}
+}
 
 // defaultRuntime is the runtime of records that name none.
-func (o Options) defaultRuntime() string { return o.Registry.Binding("").Runtime() }
+func (o Options) defaultRuntime() string { return o.binding("").Runtime() }
 
 // keysByOrder reports whether runtime's events are keyed by order: its hook input names no tool
 // call, so its events are matched across files by session, event, tool, arguments and the order
