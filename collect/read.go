@@ -192,7 +192,7 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 		format = opts.Registry.Detect(head)
 	}
 	if fl.Judgment {
-		format = judgmentFormat(format)
+		format = judgmentFormat(opts.Registry, format)
 	}
 	if format == "" {
 		if !fl.Named {
@@ -256,11 +256,12 @@ func statOpen(name string, open func(string) (*os.File, error)) (inputFile, fs.F
 	return fh, info, nil
 }
 
-// judgmentFormat is the reader of a file named as a reviewing agent's output: a transcript or
-// stream-json (an execution file too) by their readers, which read its final message; anything
-// else as a message (Markdown or text), so that it fails closed when it holds no agc block.
-func judgmentFormat(detected inputs.Format) inputs.Format {
-	if detected == inputs.Transcript || detected == inputs.StreamJSON {
+// judgmentFormat is the reader of a file named as a reviewing agent's output: a format whose
+// reader reads its final message itself (a transcript, stream-json, an execution file) by that
+// reader; anything else as a message (Markdown or text), so that it fails closed when it holds no
+// agc block.
+func judgmentFormat(reg inputs.Registry, detected inputs.Format) inputs.Format {
+	if reg.ReadsFinalMessage(detected) {
 		return detected
 	}
 	return inputs.Judgment

@@ -98,7 +98,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 // and returns nil; for any other file it returns a reader of the rest for scanRecords and the
 // number of blank lines already passed over.
 func (f *agcFile) document(r io.Reader, max int) (io.Reader, int, error) {
-	br := bufReader(r)
+	br := BufReader(r)
 	line := 1
 	for {
 		b, err := br.Peek(1)
@@ -166,7 +166,7 @@ func (f *agcFile) record(rec Record) {
 			f.add(src, r, nil)
 			return
 		}
-		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", preview(f.redact, data)))
+		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", Preview(f.redact, data)))
 	}
 }
 
@@ -289,10 +289,10 @@ func sortedKeys(m map[string]int) []string {
 	return keys
 }
 
-// preview shows the start of an unreadable record, redacted (through red, when set), then cut
+// Preview shows the start of an unreadable record, redacted (through red, when set), then cut
 // short and escaped: redacting first means the cut never keeps part of a secret. Only the first 16
 // KiB are redacted, far more than any secret that could start in what is shown.
-func preview(red func(string) string, data []byte) string {
+func Preview(red func(string) string, data []byte) string {
 	const n, window = 40, 16 << 10
 	if len(data) > window {
 		data = data[:window]

@@ -15,6 +15,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
 	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/runtimes/claude"
 	"github.com/agc-sarif/agc-sarif/sarif"
 )
 
@@ -57,17 +58,17 @@ func benchShape(b *testing.B, kind corpus.Kind, shape corpus.Shape, format input
 	b.ReportMetric(float64(st.Lines)/b.Elapsed().Seconds()*float64(b.N), "lines/s")
 }
 
-func BenchmarkTranscript(b *testing.B) { benchReader(b, corpus.Transcript, inputs.Transcript) }
-func BenchmarkStreamJSON(b *testing.B) { benchReader(b, corpus.StreamJSON, inputs.StreamJSON) }
+func BenchmarkTranscript(b *testing.B) { benchReader(b, corpus.Transcript, claude.Transcript) }
+func BenchmarkStreamJSON(b *testing.B) { benchReader(b, corpus.StreamJSON, claude.StreamJSON) }
 func BenchmarkHookLog(b *testing.B)    { benchReader(b, corpus.HookLog, inputs.HookLog) }
 func BenchmarkAGC(b *testing.B)        { benchReader(b, corpus.AGC, inputs.AGC) }
 
 // The short-line shapes, where a reader's cost per line counts more than its cost per byte.
 func BenchmarkTranscriptShort(b *testing.B) {
-	benchShape(b, corpus.Transcript, corpus.ShortSparse, inputs.Transcript)
+	benchShape(b, corpus.Transcript, corpus.ShortSparse, claude.Transcript)
 }
 func BenchmarkStreamJSONShort(b *testing.B) {
-	benchShape(b, corpus.StreamJSON, corpus.ShortSparse, inputs.StreamJSON)
+	benchShape(b, corpus.StreamJSON, corpus.ShortSparse, claude.StreamJSON)
 }
 func BenchmarkHookLogShort(b *testing.B) {
 	benchShape(b, corpus.HookLog, corpus.ShortSparse, inputs.HookLog)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // The tool-call timeline: the readers of every runtime's records (Claude Code's transcript and
@@ -48,55 +47,14 @@ type CallEvent struct {
 	Suggestions []byte
 }
 
-// useCalls reads the tool_use blocks of an assistant message into the call table and reports
-// each to opts.Calls; it returns how many there were.
-func (s *hookState) useCalls(message []byte, line int) int {
-	uses, _ := toolUseList(message)
-	return s.useCallsOf(message, uses, line)
-}
-
-// useCallsOf is useCalls of the tool_use blocks of message, already listed.
-func (s *hookState) useCallsOf(message []byte, uses []useBlock, line int) int {
-	msgID := ""
-	if s.opts.ReadsCalls() {
-		msgID = RawStr(jsonscan.Lookup(message, "id")[0])
-	}
-	for _, u := range uses {
-		s.calls.add(u.ID, u.Name, u.Input)
-		if s.opts.ReadsCalls() {
-			s.opts.Sink.Call(CallEvent{Kind: CallUse, Source: s.src(line), Time: s.time, Session: s.session, Cwd: s.cwd,
-				Message: msgID, ID: u.ID, Tool: u.Name, Input: KeepInput(u.Input)})
-		}
-	}
-	return len(uses)
-}
-
-// noteResult reports a tool_result to opts.Calls.
-func (s *hookState) noteResult(r toolResult, line int) {
-	if !s.opts.ReadsCalls() {
-		return
-	}
-	c := s.calls.get(r.ID)
-	tool := ""
-	if c != nil {
-		tool = c.Name
-	}
-	s.opts.Sink.Call(CallEvent{Kind: CallResult, Source: s.src(line), Time: s.time, Session: s.session,
-		ID: r.ID, Tool: tool, IsError: r.IsError, Text: r.Text})
-}
-
-// noteDenials reports the permission_denials of a stream-json result message to opts.Calls.
-func (s *hookState) noteDenials(d []byte, line int) {
-	if !s.opts.ReadsCalls() {
-		return
-	}
-	jsonscan.Elements(jsonscan.Lookup(d, "permission_denials")[0], func(el []byte) bool {
-		m := jsonscan.Lookup(el, "tool_name", "tool_use_id", "tool_input")
-		s.opts.Sink.Call(CallEvent{Kind: CallDenied, Source: s.src(line), Time: s.time, Session: s.session,
-			ID: RawStr(m[1]), Tool: RawStr(m[0]), Input: KeepInput(m[2])})
-		return true
-	})
-}
+// Bounds the readers share: a reader keeps at most MaxCalls calls waiting for their hook events
+// (past it the oldest are forgotten), and a tool input of at most MaxCallInput bytes.
+const (
+	// MaxCalls is the most calls a reader keeps at once.
+	MaxCalls = 4096
+	// MaxCallInput is the largest raw tool input kept (for anchoring and the timeline).
+	MaxCallInput = 64 << 10
+)
 
 // NoteHookCall reports a hook-log record at a tool call to opts.Calls: a PermissionRequest hook
 // as a prompt (its input names no tool_use_id) with the hook input's permission_suggestions

@@ -22,11 +22,27 @@ type HookEvent struct {
 	CallKey string
 }
 
+// Skip reasons the readers share.
+const (
+	// SkipNotHook is a record that tells of no hook.
+	SkipNotHook = "not a hook record"
+	// SkipToolCall is a tool call, read as context for the hook records that follow.
+	SkipToolCall = "tool call (context for hook records)"
+	// SkipBadJSON is a record that is not JSON.
+	SkipBadJSON = "invalid JSON"
+	// SkipNoAGCBlock is a final message without an agc block.
+	SkipNoAGCBlock = "final message without an agc block"
+	// SkipJudgmentPass is a judgment whose verdict is pass.
+	SkipJudgmentPass = "pass verdict"
+)
+
 // Skip reasons of hook events that yield no finding.
 const (
-	skipNoDecision = "hook answered with no decision"
+	// SkipNoDecision is a hook answer with no decision.
+	SkipNoDecision = "hook answered with no decision"
 	skipPass       = "pass verdict"
-	skipNoAGC      = "hook decision without AGC response (unstructured decisions are off)"
+	// SkipNoAGC is a hook decision without an AGC response, when unstructured decisions are off.
+	SkipNoAGC = "hook decision without AGC response (unstructured decisions are off)"
 )
 
 // AddHookEvent checks the answer against its binding and adds the findings it yields to set
@@ -42,7 +58,7 @@ func AddHookEvent(ev HookEvent, opts Options, set *findings.Set) (bool, string) 
 		}
 	}
 	if kept == 0 && len(fs) > 0 {
-		return false, skipNoAGC // the run reports no unstructured decision: read for the sink's other consumers only
+		return false, SkipNoAGC // the run reports no unstructured decision: read for the sink's other consumers only
 	}
 	return kept > 0, reason
 }
@@ -67,7 +83,7 @@ func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) 
 	bind := opts.binding(call.Runtime)
 	res := bind.CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {
-		return nil, skipNoDecision
+		return nil, SkipNoDecision
 	}
 	call = withToolNames(opts, call)
 	call.ExitKnown = a.HasExit
@@ -108,11 +124,11 @@ func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) 
 	}
 	switch {
 	case res.Unstructured != nil:
-		return nil, skipNoAGC
+		return nil, SkipNoAGC
 	case len(res.Responses) > 0:
 		return nil, skipPass
 	}
-	return nil, skipNoDecision
+	return nil, SkipNoDecision
 }
 
 // redactedNames is the call with the texts a hook's rule name is made of redacted: the name is

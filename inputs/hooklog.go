@@ -108,7 +108,7 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 	case hooklog.FieldInput:
 		r.Input = v
 	case hooklog.FieldExitCode:
-		n, ok := rawInt(v)
+		n, ok := RawInt(v)
 		if !ok {
 			return fmt.Errorf("not an integer")
 		}
@@ -120,7 +120,7 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 		}
 		r.DurationMS = d
 	case hooklog.FieldTimedOut:
-		r.TimedOut = rawBool(v)
+		r.TimedOut = RawBool(v)
 	}
 	return nil
 }

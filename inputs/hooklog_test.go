@@ -133,14 +133,14 @@ func TestHookLogRecords(t *testing.T) {
 		problem bool
 	}{
 		{name: "plain allow is skipped", log: rec(`"exit_code":0,"stdout":"","stderr":""`),
-			skips: map[string]int{skipNoDecision: 1}},
+			skips: map[string]int{SkipNoDecision: 1}},
 		{name: "repair gives a finding with before and after",
 			log: rec(`"exit_code":0,"stdout":"{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"ls\"},\"additionalContext\":\"` + strings.ReplaceAll(agcRepaired, `\`, `\\\`) + `\"}}","stderr":""`),
 			ids: []string{"ws/main"}},
 		{name: "exit 2 plain, unstructured on", opts: Options{Registry: testRegistry, IncludeUnstructured: true},
 			log: rec(`"exit_code":2,"stdout":"","stderr":"no"`), ids: []string{"hook/guard"}},
 		{name: "exit 2 plain, unstructured off",
-			log: rec(`"exit_code":2,"stdout":"","stderr":"no"`), skips: map[string]int{skipNoAGC: 1}},
+			log: rec(`"exit_code":2,"stdout":"","stderr":"no"`), skips: map[string]int{SkipNoAGC: 1}},
 		{name: "timed out", log: rec(`"exit_code":-1,"stdout":"","stderr":"","signal":"killed","timed_out":true`),
 			ids: []string{"agc/hook-failed-open"}},
 		{name: "not started", log: rec(`"exit_code":-1,"stdout":"","stderr":"","error":"exec: not found"`),

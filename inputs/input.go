@@ -1,8 +1,9 @@
-// Package inputs reads the files that carry AGC responses — AGC JSON and JSONL, judgment
-// messages, hook logs, Claude Code transcripts, stream-json and execution files — and turns every
-// record into findings (through package gates) or a counted skip. One file per format; the
-// registry of formats and runtime bindings comes from the callers (registry.go): this package
-// imports no runtime.
+// Package inputs reads the files that carry AGC responses and turns every record into findings
+// (through package gates) or a counted skip. It reads the runtime-neutral formats itself — AGC
+// JSON and JSONL, judgment messages, the recorder's hook logs — and holds the reading kit the
+// readers of each runtime's own formats (in runtimes/<rt>) are built from. The registry of
+// formats and runtime bindings comes from the callers (registry.go): this package imports no
+// runtime.
 package inputs
 
 import (
@@ -18,12 +19,10 @@ type Format string
 
 // The formats agc-sarif reads.
 const (
-	Auto       Format = "auto"
-	AGC        Format = "agc"               // AGC JSON document or JSONL
-	HookLog    Format = "hook-log"          // JSONL written by agc-sarif record
-	Transcript Format = "claude-transcript" // Claude Code session transcript
-	StreamJSON Format = "stream-json"       // claude -p stream-json, or an execution_file JSON array
-	Judgment   Format = "judgment"          // a judging agent's final message (Markdown or text)
+	Auto     Format = "auto"
+	AGC      Format = "agc"      // AGC JSON document or JSONL
+	HookLog  Format = "hook-log" // JSONL written by agc-sarif record
+	Judgment Format = "judgment" // a judging agent's final message (Markdown or text)
 )
 
 // Options are what readers need besides the bytes.
@@ -79,20 +78,18 @@ type Reader interface {
 // SniffSize is how many leading bytes detection looks at.
 const SniffSize = 64 << 10
 
-// HookLogSpec is the format of the hook log agc-sarif record writes, read for any runtime.
-func HookLogSpec() FormatSpec { return FormatSpec{HookLog, sniffHookLog, hookLogReader{}} }
+// HookLogFormat is the format of the hook log agc-sarif record writes, read for any runtime.
+func HookLogFormat() FormatSpec {
+	return FormatSpec{Name: HookLog, Sniff: sniffHookLog, Reader: hookLogReader{}}
+}
 
-// AGCSpec is the format of AGC JSON documents and JSONL.
-func AGCSpec() FormatSpec { return FormatSpec{AGC, sniffAGC, agcReader{}} }
+// AGCFormat is the format of AGC JSON documents and JSONL.
+func AGCFormat() FormatSpec { return FormatSpec{Name: AGC, Sniff: sniffAGC, Reader: agcReader{}} }
 
-// JudgmentSpec is the format of a judging agent's final message.
-func JudgmentSpec() FormatSpec { return FormatSpec{Judgment, sniffJudgment, judgmentReader{}} }
-
-// StreamJSONSpec is the format of claude -p stream-json and execution files.
-func StreamJSONSpec() FormatSpec { return FormatSpec{StreamJSON, sniffStreamJSON, streamJSONReader{}} }
-
-// TranscriptSpec is the format of Claude Code session transcripts.
-func TranscriptSpec() FormatSpec { return FormatSpec{Transcript, sniffTranscript, transcriptReader{}} }
+// JudgmentFormat is the format of a judging agent's final message.
+func JudgmentFormat() FormatSpec {
+	return FormatSpec{Name: Judgment, Sniff: sniffJudgment, Reader: judgmentReader{}}
+}
 
 // DetectLines looks for an input past the first bytes, for a file the user named whose head
 // nothing recognises (a 70 KB junk line before a reviewer's block must not hide the block): it

@@ -132,21 +132,21 @@ func TestNamedJudgments(t *testing.T) {
 		named bool
 		want  []string // rule ids
 	}{
-		{"transcript block", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)), false, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"transcript block named", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)), true, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"transcript block split over records", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Review.")) + transcriptLine("m2", false, textBlock(fenceBT+"agc\n"+reviewJSON+"\n"+fenceBT)), true, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"transcript no block", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")), false, nil},
-		{"transcript no block named", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")), true, []string{"agc/judgment-no-block"}},
-		{"transcript ends in a tool call named", transcriptReader{}, user + transcriptLine("m0", false, textBlock(review)) + toolUse, true, []string{"agc/judgment-no-block"}},
-		{"transcript sidechain block after the main message", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")) + transcriptLine("m3", true, textBlock(review)), true, []string{"agc/judgment-no-block"}},
-		{"transcript sidechain block not named", transcriptReader{}, user + transcriptLine("m3", true, textBlock(review)), false, nil},
-		{"transcript without assistant named", transcriptReader{}, user, true, []string{"agc/judgment-no-block"}},
-		{"transcript unreadable record after the message named", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)) + "{\"type\":\"assistant\",\n", true, []string{"agc/judgment-no-block"}},
-		{"stream block", streamJSONReader{}, initLine + result(review), false, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"stream no block", streamJSONReader{}, initLine + result("Looks fine."), false, nil},
-		{"stream no block named", streamJSONReader{}, initLine + result("Looks fine."), true, []string{"agc/judgment-no-block"}},
-		{"stream without result named", streamJSONReader{}, initLine, true, []string{"agc/judgment-no-block"}},
-		{"execution file no block named", streamJSONReader{}, "[" + strings.TrimSpace(initLine) + ",\n" + strings.TrimSpace(result("Looks fine.")) + "]", true, []string{"agc/judgment-no-block"}},
+		{"transcript block", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock(review)), false, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript block named", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock(review)), true, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript block split over records", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Review.")) + transcriptLine("m2", false, textBlock(fenceBT+"agc\n"+reviewJSON+"\n"+fenceBT)), true, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript no block", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Looks fine.")), false, nil},
+		{"transcript no block named", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Looks fine.")), true, []string{"agc/judgment-no-block"}},
+		{"transcript ends in a tool call named", readerOf(t, transcriptFormat), user + transcriptLine("m0", false, textBlock(review)) + toolUse, true, []string{"agc/judgment-no-block"}},
+		{"transcript sidechain block after the main message", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Looks fine.")) + transcriptLine("m3", true, textBlock(review)), true, []string{"agc/judgment-no-block"}},
+		{"transcript sidechain block not named", readerOf(t, transcriptFormat), user + transcriptLine("m3", true, textBlock(review)), false, nil},
+		{"transcript without assistant named", readerOf(t, transcriptFormat), user, true, []string{"agc/judgment-no-block"}},
+		{"transcript unreadable record after the message named", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock(review)) + "{\"type\":\"assistant\",\n", true, []string{"agc/judgment-no-block"}},
+		{"stream block", readerOf(t, streamJSONFormat), initLine + result(review), false, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"stream no block", readerOf(t, streamJSONFormat), initLine + result("Looks fine."), false, nil},
+		{"stream no block named", readerOf(t, streamJSONFormat), initLine + result("Looks fine."), true, []string{"agc/judgment-no-block"}},
+		{"stream without result named", readerOf(t, streamJSONFormat), initLine, true, []string{"agc/judgment-no-block"}},
+		{"execution file no block named", readerOf(t, streamJSONFormat), "[" + strings.TrimSpace(initLine) + ",\n" + strings.TrimSpace(result("Looks fine.")) + "]", true, []string{"agc/judgment-no-block"}},
 		{"markdown binary named", judgmentReader{}, "x\x00y", true, []string{"agc/judgment-no-block"}},
 		{"markdown binary", judgmentReader{}, "x\x00y", false, nil},
 	}
@@ -176,13 +176,13 @@ func FuzzNamedJudgment(f *testing.F) {
 	f.Add([]byte(`{"type":"system","subtype":"init","session_id":"S"}` + "\n" + `{"type":"result","result":"ok"}`))
 	f.Add([]byte("# Review\n\n" + fenceBT + "agc\n{}\n" + fenceBT))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, rd := range []Reader{transcriptReader{}, streamJSONReader{}, judgmentReader{}} {
+		for _, rd := range []Reader{readerOf(t, transcriptFormat), readerOf(t, streamJSONFormat), judgmentReader{}} {
 			set := findings.NewSet()
 			in := Input{Name: "f", R: bytes.NewReader(data), Named: true, Judgment: true}
 			if err := rd.Read(context.Background(), in, Options{Registry: testRegistry, MaxRecord: 1 << 16}, set); err != nil {
 				t.Fatalf("%T: error on in-memory input: %v", rd, err)
 			}
-			if len(set.Findings) == 0 && set.Skips[skipJudgmentPass] == 0 {
+			if len(set.Findings) == 0 && set.Skips[SkipJudgmentPass] == 0 {
 				t.Fatalf("%T: named judgment gave no finding and no pass verdict (fails open); skips %v", rd, set.Skips)
 			}
 			for _, fd := range set.Findings {
@@ -202,8 +202,8 @@ func TestFinalMessageQuotingAGCBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := readFuzzed(t, streamJSONReader{}, append(line, '\n'))
-	if len(set.Findings) != 0 || set.Skips[skipNoAGCBlock] != 1 {
-		t.Errorf("findings %+v skips %v, want none and one %q", set.Findings, set.Skips, skipNoAGCBlock)
+	set := readFuzzed(t, readerOf(t, streamJSONFormat), append(line, '\n'))
+	if len(set.Findings) != 0 || set.Skips[SkipNoAGCBlock] != 1 {
+		t.Errorf("findings %+v skips %v, want none and one %q", set.Findings, set.Skips, SkipNoAGCBlock)
 	}
 }

@@ -49,17 +49,17 @@ func newLineReader(r io.Reader, max, window int) *lineReader {
 }
 
 // lineSource is what a line reader reads r through: r itself when it hands out slices of its
-// own buffer (a window reader of a file, window.go; a bufio.Reader), else bufReader(r).
+// own buffer (a window reader of a file, window.go; a bufio.Reader), else BufReader(r).
 func lineSource(r io.Reader) sliceReader {
 	if sr, ok := r.(sliceReader); ok {
 		return sr
 	}
-	return bufReader(r)
+	return BufReader(r)
 }
 
-// bufReader returns r itself when it is already buffered (collect sizes its buffer to the file,
+// BufReader returns r itself when it is already buffered (collect sizes its buffer to the file,
 // so a tiny file costs no 256 KiB buffer), else a 256 KiB buffered reader of it.
-func bufReader(r io.Reader) *bufio.Reader {
+func BufReader(r io.Reader) *bufio.Reader {
 	if br, ok := r.(*bufio.Reader); ok {
 		return br
 	}

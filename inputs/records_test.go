@@ -170,11 +170,11 @@ func TestReadersCutLineHidesNothing(t *testing.T) {
 		file   string
 		format Format
 	}{
-		{"../testdata/claude/pre-deny/stream.jsonl", StreamJSON},
-		{"../testdata/claude/pre-deny/session.jsonl", Transcript},
+		{"../testdata/claude/pre-deny/stream.jsonl", streamJSONFormat},
+		{"../testdata/claude/pre-deny/session.jsonl", transcriptFormat},
 		{"../testdata/claude/pre-deny/hook-log.jsonl", HookLog},
-		{"../testdata/claude/post-block/stream.jsonl", StreamJSON},
-		{"../testdata/claude/post-block/session.jsonl", Transcript},
+		{"../testdata/claude/post-block/stream.jsonl", streamJSONFormat},
+		{"../testdata/claude/post-block/session.jsonl", transcriptFormat},
 	} {
 		data, err := os.ReadFile(c.file)
 		if err != nil {

@@ -24,6 +24,9 @@ type FormatSpec struct {
 	// Sniff reports whether h (the first bytes of a file, up to SniffSize) looks like this format.
 	Sniff  func(h *Head) bool
 	Reader Reader
+	// FinalMessage says the reader reads the final message of a file named as a reviewing agent's
+	// output (Input.Judgment) itself; any other such file is read as a judgment message.
+	FinalMessage bool
 }
 
 // Names lists the names --format accepts, auto first.
@@ -64,6 +67,17 @@ func (r Registry) ReaderFor(f Format) (Reader, error) {
 		}
 	}
 	return nil, fmt.Errorf("no reader for format %q", f)
+}
+
+// ReadsFinalMessage reports whether the reader of f reads a judged file's final message itself
+// (FormatSpec.FinalMessage).
+func (r Registry) ReadsFinalMessage(f Format) bool {
+	for _, g := range r.Formats {
+		if g.Name == f {
+			return g.FinalMessage
+		}
+	}
+	return false
 }
 
 // binding is the binding of a runtime id, "" the default one.

@@ -27,17 +27,17 @@ var bindings = []gates.Binding{
 // --format lists them. Adding a runtime's log format adds one line.
 func formats() []inputs.FormatSpec {
 	return []inputs.FormatSpec{
-		inputs.StreamJSONSpec(),
-		inputs.TranscriptSpec(),
-		inputs.HookLogSpec(),
+		claude.StreamJSONFormat(),
+		claude.TranscriptFormat(),
+		inputs.HookLogFormat(),
 		codex.RolloutFormat(),
 		copilot.EventsFormat(),
 		codex.EventsFormat(),
 		gemini.SessionFormat(),
 		gemini.StreamFormat(),
 		gemini.TelemetryFormat(),
-		inputs.AGCSpec(),
-		inputs.JudgmentSpec(),
+		inputs.AGCFormat(),
+		inputs.JudgmentFormat(),
 	}
 }
 

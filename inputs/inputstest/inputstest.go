@@ -87,3 +87,17 @@ func RuleIDs(t testing.TB, set *findings.Set, runtime string, keyed bool) map[st
 	}
 	return out
 }
+
+// DistinctRuleIDs lists the distinct rule ids of a set's findings, sorted.
+func DistinctRuleIDs(set *findings.Set) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range set.Findings {
+		if !seen[f.RuleID] {
+			seen[f.RuleID] = true
+			out = append(out, f.RuleID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -10,16 +10,16 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// scanArray splits one JSON array — the claude-code-action execution file, `JSON.stringify(messages,
+// ScanArray splits one JSON array — the claude-code-action execution file, `JSON.stringify(messages,
 // null, 2)`, possibly hundreds of megabytes — into its elements without holding more than one
 // element, and calls fn for each with the 1-based line where it starts. An element longer than max
 // is skipped (its bytes are not kept) and reported; an element cut off by the end of input is
 // reported as cut short. r must start with '[' after optional white space.
-func scanArray(ctx context.Context, r io.Reader, max int, fn func(Record) error) error {
+func ScanArray(ctx context.Context, r io.Reader, max int, fn func(Record) error) error {
 	if max <= 0 {
 		max = DefaultMaxRecord
 	}
-	a := &arrayScan{br: bufReader(r), max: max, fn: fn, line: 1}
+	a := &arrayScan{br: BufReader(r), max: max, fn: fn, line: 1}
 	for n := 0; !a.closed; n++ {
 		if n&63 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -48,7 +48,7 @@ func scanArray(ctx context.Context, r io.Reader, max int, fn func(Record) error)
 	return a.finish()
 }
 
-// arrayScan is the state of scanArray between chunks of its input.
+// arrayScan is the state of ScanArray between chunks of its input.
 type arrayScan struct {
 	br       *bufio.Reader
 	max      int

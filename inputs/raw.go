@@ -28,8 +28,8 @@ func RawIs(v []byte, s string) bool {
 	return RawStr(v) == s
 }
 
-// rawInt decodes a raw JSON integer; ok is false when v is not one.
-func rawInt(v []byte) (int, bool) {
+// RawInt decodes a raw JSON integer; ok is false when v is not one.
+func RawInt(v []byte) (int, bool) {
 	if len(v) > 0 && len(v) < 19 {
 		d := bytes.TrimPrefix(v, []byte("-"))
 		if n, err := strconv.Atoi(string(v)); err == nil && len(d) > 0 && d[0] >= '0' && d[0] <= '9' && (d[0] != '0' || len(d) == 1) {
@@ -43,5 +43,5 @@ func rawInt(v []byte) (int, bool) {
 	return n, true
 }
 
-// rawBool reports whether v is the JSON literal true.
-func rawBool(v []byte) bool { return string(v) == "true" }
+// RawBool reports whether v is the JSON literal true.
+func RawBool(v []byte) bool { return string(v) == "true" }
