@@ -7,13 +7,14 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // readEdits reads the file at path, named name, with the reader of format as collect does with a
 // diff, adds the edits the reader hands over (inputs.Options.Edits) to a, and returns how many
 // stand in the diff.
 func readEdits(ctx context.Context, a *Anchorer, format inputs.Format, name, path string) (int, error) {
-	r, err := inputs.ReaderFor(format)
+	r, err := runtimes.Inputs().ReaderFor(format)
 	if err != nil {
 		return 0, err
 	}
@@ -23,7 +24,7 @@ func readEdits(ctx context.Context, a *Anchorer, format inputs.Format, name, pat
 	}
 	defer fh.Close()
 	n := 0
-	opts := inputs.Options{Edits: true, Sink: inputs.Funcs{OnEdit: func(e inputs.EditCall) {
+	opts := inputs.Options{Registry: runtimes.Inputs(), Edits: true, Sink: inputs.Funcs{OnEdit: func(e inputs.EditCall) {
 		if a.AddEdit(Edit{Session: e.Session, Tool: e.Tool, Source: e.Source, Time: e.Time, Cwd: e.Cwd, Input: e.Input}) {
 			n++
 		}

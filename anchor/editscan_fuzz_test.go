@@ -9,6 +9,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes/claude"
 )
 
 // FuzzScanEdits feeds hostile input files to the readers, which hand over the sessions' edits
@@ -35,7 +36,7 @@ func FuzzScanEdits(f *testing.F) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range []inputs.Format{inputs.HookLog, inputs.Transcript, inputs.StreamJSON} {
+		for _, format := range []inputs.Format{inputs.HookLog, claude.Transcript, claude.StreamJSON} {
 			readEdits(context.Background(), a, format, "in.jsonl", p) //nolint:errcheck // malformed arrays may error
 		}
 		for s, ps := range a.edits.by {

@@ -11,6 +11,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/difffilter"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes/claude"
 )
 
 const sessionSettings = `{
@@ -196,7 +197,7 @@ func TestScanEdits(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]int{"t.jsonl": 1, "hooks.jsonl": 2, "exec.json": 1} {
-		format := map[string]inputs.Format{"t.jsonl": inputs.Transcript, "hooks.jsonl": inputs.HookLog, "exec.json": inputs.StreamJSON}[name]
+		format := map[string]inputs.Format{"t.jsonl": claude.Transcript, "hooks.jsonl": inputs.HookLog, "exec.json": claude.StreamJSON}[name]
 		n, err := readEdits(context.Background(), a, format, name, filepath.Join(dir, name))
 		if err != nil || n != want {
 			t.Errorf("reading the edits of %s = %d, %v; want %d", name, n, err, want)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // Checked is what Check gives: every contract breach and every record that could not be read,
@@ -54,7 +55,7 @@ func Check(ctx context.Context, cfg Config) (*Checked, error) {
 	out.Missing, noFileWarns = noFiles(cfg.IfNoFilesFound, ex)
 	out.Missing = append(ex.Missing, out.Missing...)
 	red := NewRedactor(cfg.Redact)
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Sink: inputs.Funcs{Redactf: red.String}}
+	opts := inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: cfg.IncludeUnstructured, MaxRecord: cfg.MaxRecord, Sink: inputs.Funcs{Redactf: red.String}}
 	// Run's read loop, one file at a time, into sets that keep every finding apart.
 	set, st := readAll(ctx, ex.Files, cfg.Format, opts, parallel{jobs: 1}, findings.NewSet, nil)
 	if err := ctx.Err(); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // Config is what one collection needs; command and action fill it from flags or INPUT_*.
@@ -134,7 +135,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := inputs.Options{IncludeUnstructured: cfg.IncludeUnstructured || cfg.Consumer != nil, MaxRecord: cfg.MaxRecord, Calls: cfg.Consumer != nil}
+	opts := inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: cfg.IncludeUnstructured || cfg.Consumer != nil, MaxRecord: cfg.MaxRecord, Calls: cfg.Consumer != nil}
 	par := parallel{jobs: cfg.Jobs, chunkSize: cfg.ChunkSize, open: cfg.Open}
 	res.Set, res.Files, res.Notes = snk.read(ctx, opts, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
 		return readAll(ctx, ex.Files, cfg.Format, opts, par, aggregating(bound(cfg)), snk.merged)

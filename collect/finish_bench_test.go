@@ -12,6 +12,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // cpuTime is the user+system CPU time of the process so far, in nanoseconds.
@@ -74,13 +75,13 @@ func BenchmarkRun25k(b *testing.B) {
 func BenchmarkFinish25k(b *testing.B) {
 	dir := b.TempDir()
 	buf := bytes.NewBuffer(writeResponses(b, dir))
-	rd, err := inputs.ReaderFor(inputs.AGC)
+	rd, err := runtimes.Inputs().ReaderFor(inputs.AGC)
 	if err != nil {
 		b.Fatal(err)
 	}
 	set := findings.NewSet()
 	in := inputs.Input{Name: "responses.jsonl", R: buf, Named: true}
-	if err := rd.Read(context.Background(), in, inputs.Options{IncludeUnstructured: true}, set); err != nil {
+	if err := rd.Read(context.Background(), in, inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}, set); err != nil {
 		b.Fatal(err)
 	}
 	cfg := Config{Root: dir, Dir: dir, Redact: true, Getenv: func(string) string { return "" },

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // What a glob or folder that matches no file means (Config.IfNoFilesFound), as the
@@ -189,7 +189,7 @@ func unrecognisedNamed(ex expansion, read []bool, set *findings.Set) []string {
 // formatNames lists the formats --format accepts, but auto.
 func formatNames() string {
 	var s []string
-	for _, f := range inputs.Formats()[1:] {
+	for _, f := range runtimes.Inputs().Names()[1:] {
 		s = append(s, string(f))
 	}
 	return strings.Join(s, ", ")

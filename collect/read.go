@@ -189,10 +189,10 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 	}
 	format := forced
 	if format == "" || format == inputs.Auto || fl.Judgment {
-		format = inputs.Detect(head)
+		format = opts.Registry.Detect(head)
 	}
 	if fl.Judgment {
-		format = judgmentFormat(format)
+		format = judgmentFormat(opts.Registry, format)
 	}
 	if format == "" {
 		if !fl.Named {
@@ -202,7 +202,7 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 			return "", true, ""
 		}
 		var why string
-		format, why, err = detectNamed(ctx, fl, fh, br, head)
+		format, why, err = detectNamed(ctx, opts.Registry, fl, fh, br, head)
 		if err != nil {
 			return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
 		}
@@ -211,7 +211,7 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 			return "", false, ""
 		}
 	}
-	rd, err := inputs.ReaderFor(format)
+	rd, err := opts.Registry.ReaderFor(format)
 	if err != nil {
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
@@ -256,11 +256,12 @@ func statOpen(name string, open func(string) (*os.File, error)) (inputFile, fs.F
 	return fh, info, nil
 }
 
-// judgmentFormat is the reader of a file named as a reviewing agent's output: a transcript or
-// stream-json (an execution file too) by their readers, which read its final message; anything
-// else as a message (Markdown or text), so that it fails closed when it holds no agc block.
-func judgmentFormat(detected inputs.Format) inputs.Format {
-	if detected == inputs.Transcript || detected == inputs.StreamJSON {
+// judgmentFormat is the reader of a file named as a reviewing agent's output: a format whose
+// reader reads its final message itself (a transcript, stream-json, an execution file) by that
+// reader; anything else as a message (Markdown or text), so that it fails closed when it holds no
+// agc block.
+func judgmentFormat(reg inputs.Registry, detected inputs.Format) inputs.Format {
+	if reg.ReadsFinalMessage(detected) {
 		return detected
 	}
 	return inputs.Judgment
@@ -287,14 +288,14 @@ const maxDeepDetect = 1 << 30
 // Markdown or text file is a judging agent's final message; else the file is searched line by
 // line for the first recognisable input, and read from its start (br is reset to it) with that
 // line's format. When nothing is found it returns "" and why, for a loud problem.
-func detectNamed(ctx context.Context, fl file, fh inputFile, br *bufio.Reader, head []byte) (inputs.Format, string, error) {
+func detectNamed(ctx context.Context, reg inputs.Registry, fl file, fh inputFile, br *bufio.Reader, head []byte) (inputs.Format, string, error) {
 	if f := fallbackFormat(fl.Name, head); f != "" {
 		return f, "", nil
 	}
 	if len(head) < inputs.SniffSize && bytes.IndexByte(head, '\n') < 0 {
 		return "", unrecognised(head), nil // one short line: nothing further to look at
 	}
-	format, lines, err := inputs.DetectLines(ctx, br, maxDeepDetect)
+	format, lines, err := reg.DetectLines(ctx, br, maxDeepDetect)
 	if err != nil {
 		return "", "", err
 	}

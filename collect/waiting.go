@@ -55,7 +55,7 @@ func (s *sink) read(ctx context.Context, opts inputs.Options, read readPass) (*f
 		return set, st, nil
 	}
 	set = nil // its findings stopped at the bound: the second pass reads them all
-	opts = inputs.Options{IncludeUnstructured: s.cfg.IncludeUnstructured, MaxRecord: opts.MaxRecord, Sink: s.again()}
+	opts = inputs.Options{Registry: opts.Registry, IncludeUnstructured: s.cfg.IncludeUnstructured, MaxRecord: opts.MaxRecord, Sink: s.again()}
 	set, st = read(ctx, opts)
 	note := fmt.Sprintf("more than %d events waited for their session's edits, so the inputs were read a second time to place them (see docs/architecture-read.md)", s.wait.max)
 	fmt.Fprintf(s.cfg.Stderr, "agc-sarif: %s\n", note)

@@ -16,6 +16,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/opens"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // TestSessionAnchorWaitOrTwoPasses: the events that wait for the sessions' edits in one read are
@@ -126,7 +127,7 @@ func TestSessionAnchorReadPaths(t *testing.T) {
 			t.Fatal(err)
 		}
 		var reads []string
-		_, _, notes := snk.read(ctx, inputs.Options{}, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
+		_, _, notes := snk.read(ctx, inputs.Options{Registry: runtimes.Inputs()}, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
 			if opts.Edits {
 				reads = append(reads, "findings with edits")
 			} else {

@@ -93,7 +93,7 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 	if in.IfNoFilesFound, err = collect.ParseIfNoFilesFound(gha.GetInput("if-no-files-found")); err != nil {
 		return in, fmt.Errorf("input %w", err)
 	}
-	if in.Format, err = inputs.ParseFormat(or(gha.GetInput("format"), string(inputs.Auto))); err != nil {
+	if in.Format, err = runtimes.Inputs().Parse(or(gha.GetInput("format"), string(inputs.Auto))); err != nil {
 		return in, fmt.Errorf("input format: %w", err)
 	}
 	if in.FailOn, err = collect.ParseFailOn(or(gha.GetInput("fail-on"), collect.DefaultFailOn)); err != nil {

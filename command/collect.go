@@ -14,6 +14,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // collectFlags are the flags collect and check share.
@@ -76,7 +77,7 @@ func parseFailOn(c *cli.Context) ([]collect.Outcome, error) {
 
 func formatList() string {
 	var s []string
-	for _, f := range inputs.Formats() {
+	for _, f := range runtimes.Inputs().Names() {
 		s = append(s, string(f))
 	}
 	return strings.Join(s, "|")
@@ -84,7 +85,7 @@ func formatList() string {
 
 // configFrom builds a collect.Config from the shared flags.
 func configFrom(c *cli.Context, env *Env) (collect.Config, error) {
-	format, err := inputs.ParseFormat(c.String("format"))
+	format, err := runtimes.Inputs().Parse(c.String("format"))
 	if err != nil {
 		return collect.Config{}, usageErrorf("%v", err)
 	}

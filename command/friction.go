@@ -12,6 +12,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
@@ -46,7 +47,7 @@ func runFriction(c *cli.Context, env *Env) error {
 	if form != "text" && form != "md" && form != "json" {
 		return usageErrorf("friction: unknown --report %q (want text, md or json)", form)
 	}
-	in, err := inputs.ParseFormat(c.String("format"))
+	in, err := runtimes.Inputs().Parse(c.String("format"))
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

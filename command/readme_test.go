@@ -56,7 +56,7 @@ func TestReadmeChecks(t *testing.T) {
 }
 
 // TestReadmeFormats keeps the --format list of "The command line" in docs/inputs.md equal to
-// the formats collect accepts (inputs.Formats, in detection order).
+// the formats collect accepts (runtimes.Inputs().Names(), in detection order).
 func TestReadmeFormats(t *testing.T) {
 	data, err := os.ReadFile("../docs/inputs.md")
 	if err != nil {
@@ -66,7 +66,7 @@ func TestReadmeFormats(t *testing.T) {
 	for line := range strings.Lines(string(data)) {
 		if rest, ok := strings.CutPrefix(line, flag); ok && strings.HasPrefix(rest, "auto|") {
 			if got, want := strings.TrimSpace(rest), formatList(); got != want {
-				t.Errorf("docs/inputs.md's collect --format list is %s; inputs.Formats() is %s", got, want)
+				t.Errorf("docs/inputs.md's collect --format list is %s; runtimes.Inputs().Names() is %s", got, want)
 			}
 			return
 		}

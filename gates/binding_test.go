@@ -18,17 +18,16 @@ var claudeNames = []string{"claude-code", "Bash", "Edit", "Write", "MultiEdit", 
 
 // claudeAllowed are the files outside the Claude binding that may spell them, and why.
 var claudeAllowed = map[string]string{
-	"gates/claudecode.go":    "the Claude binding's checks",
-	"runtimes/claude/":       "the Claude binding",
-	"runtimes/codex/":        "Codex presents its shell tool to hooks as Bash (a Codex fact)",
-	"runtimes/gemini/":       "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
-	"runtimes/qwen/":         "Qwen Code's write_file and edit name their file file_path and new text new_string (Qwen facts)",
-	"inputs/claude_calls.go": "reader of Claude transcripts: names the tool_use input fields it keeps",
-	"agent/agent.go":         "the runtime ids, shared by the recorder and the bindings",
-	"friction/":              "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
-	"gates/gatestest/":       "test support: builds Claude-shaped answers for the bindings' tests",
-	"internal/corpus/":       "generates Claude Code records for benchmarks and fuzz seeds",
-	"internal/secrettest/":   "planted secrets in Claude-shaped tool inputs",
+	"gates/claudecode.go":  "the Claude binding's checks",
+	"runtimes/claude/":     "the Claude binding",
+	"runtimes/codex/":      "Codex presents its shell tool to hooks as Bash (a Codex fact)",
+	"runtimes/gemini/":     "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
+	"runtimes/qwen/":       "Qwen Code's write_file and edit name their file file_path and new text new_string (Qwen facts)",
+	"agent/agent.go":       "the runtime ids, shared by the recorder and the bindings",
+	"friction/":            "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
+	"gates/gatestest/":     "test support: builds Claude-shaped answers for the bindings' tests",
+	"internal/corpus/":     "generates Claude Code records for benchmarks and fuzz seeds",
+	"internal/secrettest/": "planted secrets in Claude-shaped tool inputs",
 }
 
 // TestNoClaudeNamesOutsideBinding: no string literal (struct tags included) outside the Claude

@@ -35,7 +35,7 @@ var agcKey = lazyre.New(`"agc"\s*:`)
 
 // sniffAGC recognises a file that starts with a JSON object or array holding an "agc" key, or
 // whose first line is the text form.
-func sniffAGC(h *head) bool {
+func sniffAGC(h *Head) bool {
 	head := h.raw
 	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(t) == 0 {
@@ -78,7 +78,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 	records := 0
 	// A line longer than the window reaches record as its skeleton: every key and the head of
 	// every string, so a 50 MB message costs the window, not the line (outputs cut it anyway).
-	err = scanFrom(ctx, r, max, elideWindow, passed, func(rec record) error {
+	err = scanFrom(ctx, r, max, ElideWindow, passed, func(rec Record) error {
 		records++
 		f.record(rec)
 		return nil
@@ -98,7 +98,7 @@ func (agcReader) Read(ctx context.Context, in Input, opts Options, set *findings
 // and returns nil; for any other file it returns a reader of the rest for scanRecords and the
 // number of blank lines already passed over.
 func (f *agcFile) document(r io.Reader, max int) (io.Reader, int, error) {
-	br := bufReader(r)
+	br := BufReader(r)
 	line := 1
 	for {
 		b, err := br.Peek(1)
@@ -135,7 +135,7 @@ func (f *agcFile) document(r io.Reader, max int) (io.Reader, int, error) {
 }
 
 // record reads one record: a response, an array of responses, or a text-form line.
-func (f *agcFile) record(rec record) {
+func (f *agcFile) record(rec Record) {
 	src := findings.Source{File: f.name, Line: rec.Line}
 	data := bytes.TrimPrefix(rec.Data, []byte("\xef\xbb\xbf"))
 	switch {
@@ -166,7 +166,7 @@ func (f *agcFile) record(rec record) {
 			f.add(src, r, nil)
 			return
 		}
-		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", preview(f.redact, data)))
+		f.problem(src, "not an AGC response", fmt.Sprintf("neither JSON nor an AGC text line: %s; skipped", Preview(f.redact, data)))
 	}
 }
 
@@ -289,10 +289,10 @@ func sortedKeys(m map[string]int) []string {
 	return keys
 }
 
-// preview shows the start of an unreadable record, redacted (through red, when set), then cut
+// Preview shows the start of an unreadable record, redacted (through red, when set), then cut
 // short and escaped: redacting first means the cut never keeps part of a secret. Only the first 16
 // KiB are redacted, far more than any secret that could start in what is shown.
-func preview(red func(string) string, data []byte) string {
+func Preview(red func(string) string, data []byte) string {
 	const n, window = 40, 16 << 10
 	if len(data) > window {
 		data = data[:window]

@@ -35,7 +35,7 @@ func TestSniffAGC(t *testing.T) {
 		{"empty", "", false},
 	}
 	for _, tt := range tests {
-		if got := sniffAGC(newHead([]byte(tt.head))); got != tt.want {
+		if got := sniffAGC(NewHead([]byte(tt.head))); got != tt.want {
 			t.Errorf("%s: sniffAGC = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -43,6 +43,7 @@ func TestSniffAGC(t *testing.T) {
 
 // readAGC runs the AGC reader over content and checks that every record is accounted for.
 func readAGC(t *testing.T, content io.Reader, opts Options) *findings.Set {
+	opts = withTestRegistry(opts)
 	t.Helper()
 	set := findings.NewSet()
 	if err := (agcReader{}).Read(context.Background(), Input{Name: "guard.jsonl", R: content}, opts, set); err != nil {
@@ -104,7 +105,7 @@ func TestAGCReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			set := readAGC(t, strings.NewReader(tt.in), Options{})
+			set := readAGC(t, strings.NewReader(tt.in), Options{Registry: testRegistry})
 			checkSet(t, set, tt.want.records, tt.want.used, tt.want.rules, tt.want.lines, tt.want.skips, tt.want.problems)
 		})
 	}
@@ -165,14 +166,14 @@ func TestAGCReaderHugeLine(t *testing.T) {
 	huge := `{"agc":"0.1","gate":{"id":"g","kind":"runtime"},"verdict":"steer","findings":[{"rule":"r","message":"` +
 		strings.Repeat("x", 50<<20) + `"}]}`
 	in := io.MultiReader(strings.NewReader(agcBlock+"\n"), strings.NewReader(huge), strings.NewReader("\n"+agcSteer+"\n"))
-	set := readAGC(t, in, Options{})
+	set := readAGC(t, in, Options{Registry: testRegistry})
 	checkSet(t, set, 3, 2, []string{"secrets/dotenv-read", "style/prefer-rg"}, []int{1, 3},
 		map[string]int{"too long": 1}, []string{"guard.jsonl:2: line longer than the record limit"})
 }
 
 func TestAGCReaderCapsRepeatedProblems(t *testing.T) {
 	in := strings.Repeat("not json\n", 25) + agcBlock
-	set := readAGC(t, strings.NewReader(in), Options{})
+	set := readAGC(t, strings.NewReader(in), Options{Registry: testRegistry})
 	if set.Records != 26 || set.Used != 1 || set.Skips["not an AGC response"] != 25 {
 		t.Errorf("records %d used %d skips %v", set.Records, set.Used, set.Skips)
 	}
@@ -182,7 +183,7 @@ func TestAGCReaderCapsRepeatedProblems(t *testing.T) {
 }
 
 func TestAGCReaderEventKey(t *testing.T) {
-	set := readAGC(t, strings.NewReader(agcSteer+"\n"+agcSteer+"\n"), Options{})
+	set := readAGC(t, strings.NewReader(agcSteer+"\n"+agcSteer+"\n"), Options{Registry: testRegistry})
 	if len(set.Findings) != 1 || set.Duplicates != 1 {
 		t.Errorf("the same event twice: %d findings, %d duplicates; want 1 and 1", len(set.Findings), set.Duplicates)
 	}
@@ -195,7 +196,7 @@ func TestAGCReaderCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	set := findings.NewSet()
-	err := (agcReader{}).Read(ctx, Input{Name: "x.jsonl", R: strings.NewReader(agcBlock)}, Options{}, set)
+	err := (agcReader{}).Read(ctx, Input{Name: "x.jsonl", R: strings.NewReader(agcBlock)}, Options{Registry: testRegistry}, set)
 	if err == nil {
 		t.Error("want an error from a cancelled context")
 	}
@@ -207,7 +208,7 @@ func FuzzAGCReader(f *testing.F) {
 	f.Add([]byte(agcPretty + "\n" + agcPretty[:30]))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		set := findings.NewSet()
-		if err := (agcReader{}).Read(context.Background(), Input{Name: "f.jsonl", R: bytes.NewReader(data)}, Options{MaxRecord: 1 << 16}, set); err != nil {
+		if err := (agcReader{}).Read(context.Background(), Input{Name: "f.jsonl", R: bytes.NewReader(data)}, Options{Registry: testRegistry, MaxRecord: 1 << 16}, set); err != nil {
 			t.Fatalf("Read: %v", err)
 		}
 		if set.Records != set.Used+set.Skipped() {
@@ -233,11 +234,11 @@ func TestAGCReaderLongResponseWindowed(t *testing.T) {
 	long := `{"agc":"0.1","gate":{"id":"g","kind":"runtime"},"verdict":"steer","findings":[{"rule":"r","message":"` +
 		msg + `","location":{"path":"a.go","line":7}}]}`
 	in := io.MultiReader(strings.NewReader(long), strings.NewReader("\n"+agcSteer+"\n"))
-	set := readAGC(t, in, Options{MaxRecord: 64 << 20})
+	set := readAGC(t, in, Options{Registry: testRegistry, MaxRecord: 64 << 20})
 	checkSet(t, set, 2, 2, []string{"g/r", "style/prefer-rg"}, []int{1, 2}, nil, nil)
 	got := set.Findings[0]
-	if !strings.HasPrefix(got.Message, "head of the message xxx") || len(got.Message) > elideKeep {
-		t.Errorf("message: %d bytes starting %.30q; want the head, at most %d bytes", len(got.Message), got.Message, elideKeep)
+	if !strings.HasPrefix(got.Message, "head of the message xxx") || len(got.Message) > ElideKeep {
+		t.Errorf("message: %d bytes starting %.30q; want the head, at most %d bytes", len(got.Message), got.Message, ElideKeep)
 	}
 	if got.Location.Path != "a.go" || got.Location.StartLine != 7 {
 		t.Errorf("location %+v; want a.go:7 (the fields after the long string survive)", got.Location)

@@ -14,6 +14,8 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/corpus"
+	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/runtimes/claude"
 	"github.com/agc-sarif/agc-sarif/sarif"
 )
 
@@ -34,7 +36,7 @@ func benchShape(b *testing.B, kind corpus.Kind, shape corpus.Shape, format input
 		b.Fatal(err)
 	}
 	data := buf.Bytes()
-	rd, err := inputs.ReaderFor(format)
+	rd, err := runtimes.Inputs().ReaderFor(format)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func benchShape(b *testing.B, kind corpus.Kind, shape corpus.Shape, format input
 	for i := 0; i < b.N; i++ {
 		set = findings.NewSet()
 		in := inputs.Input{Name: string(kind) + ".jsonl", R: bytes.NewReader(data), Named: true}
-		if err := rd.Read(ctx, in, inputs.Options{IncludeUnstructured: true}, set); err != nil {
+		if err := rd.Read(ctx, in, inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}, set); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,17 +58,17 @@ func benchShape(b *testing.B, kind corpus.Kind, shape corpus.Shape, format input
 	b.ReportMetric(float64(st.Lines)/b.Elapsed().Seconds()*float64(b.N), "lines/s")
 }
 
-func BenchmarkTranscript(b *testing.B) { benchReader(b, corpus.Transcript, inputs.Transcript) }
-func BenchmarkStreamJSON(b *testing.B) { benchReader(b, corpus.StreamJSON, inputs.StreamJSON) }
+func BenchmarkTranscript(b *testing.B) { benchReader(b, corpus.Transcript, claude.Transcript) }
+func BenchmarkStreamJSON(b *testing.B) { benchReader(b, corpus.StreamJSON, claude.StreamJSON) }
 func BenchmarkHookLog(b *testing.B)    { benchReader(b, corpus.HookLog, inputs.HookLog) }
 func BenchmarkAGC(b *testing.B)        { benchReader(b, corpus.AGC, inputs.AGC) }
 
 // The short-line shapes, where a reader's cost per line counts more than its cost per byte.
 func BenchmarkTranscriptShort(b *testing.B) {
-	benchShape(b, corpus.Transcript, corpus.ShortSparse, inputs.Transcript)
+	benchShape(b, corpus.Transcript, corpus.ShortSparse, claude.Transcript)
 }
 func BenchmarkStreamJSONShort(b *testing.B) {
-	benchShape(b, corpus.StreamJSON, corpus.ShortSparse, inputs.StreamJSON)
+	benchShape(b, corpus.StreamJSON, corpus.ShortSparse, claude.StreamJSON)
 }
 func BenchmarkHookLogShort(b *testing.B) {
 	benchShape(b, corpus.HookLog, corpus.ShortSparse, inputs.HookLog)
@@ -79,12 +81,12 @@ func BenchmarkSARIF25k(b *testing.B) {
 	if _, err := corpus.Responses(&buf, 25000, 1); err != nil {
 		b.Fatal(err)
 	}
-	rd, err := inputs.ReaderFor(inputs.AGC)
+	rd, err := runtimes.Inputs().ReaderFor(inputs.AGC)
 	if err != nil {
 		b.Fatal(err)
 	}
 	set := findings.NewSet()
-	if err := rd.Read(context.Background(), inputs.Input{Name: "responses.jsonl", R: &buf, Named: true}, inputs.Options{}, set); err != nil {
+	if err := rd.Read(context.Background(), inputs.Input{Name: "responses.jsonl", R: &buf, Named: true}, inputs.Options{Registry: runtimes.Inputs()}, set); err != nil {
 		b.Fatal(err)
 	}
 	opts := sarif.Options{ToolName: "agc-sarif", ToolVersion: "bench", MaxResults: sarif.HardMaxResults,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
 // The tool-call timeline: the readers of every runtime's records (Claude Code's transcript and
@@ -48,61 +47,20 @@ type CallEvent struct {
 	Suggestions []byte
 }
 
-// useCalls reads the tool_use blocks of an assistant message into the call table and reports
-// each to opts.Calls; it returns how many there were.
-func (s *hookState) useCalls(message []byte, line int) int {
-	uses, _ := toolUseList(message)
-	return s.useCallsOf(message, uses, line)
-}
+// Bounds the readers share: a reader keeps at most MaxCalls calls waiting for their hook events
+// (past it the oldest are forgotten), and a tool input of at most MaxCallInput bytes.
+const (
+	// MaxCalls is the most calls a reader keeps at once.
+	MaxCalls = 4096
+	// MaxCallInput is the largest raw tool input kept (for anchoring and the timeline).
+	MaxCallInput = 64 << 10
+)
 
-// useCallsOf is useCalls of the tool_use blocks of message, already listed.
-func (s *hookState) useCallsOf(message []byte, uses []useBlock, line int) int {
-	msgID := ""
-	if s.opts.calls() {
-		msgID = rawStr(jsonscan.Lookup(message, "id")[0])
-	}
-	for _, u := range uses {
-		s.calls.add(u.ID, u.Name, u.Input)
-		if s.opts.calls() {
-			s.opts.Sink.Call(CallEvent{Kind: CallUse, Source: s.src(line), Time: s.time, Session: s.session, Cwd: s.cwd,
-				Message: msgID, ID: u.ID, Tool: u.Name, Input: keepInput(u.Input)})
-		}
-	}
-	return len(uses)
-}
-
-// noteResult reports a tool_result to opts.Calls.
-func (s *hookState) noteResult(r toolResult, line int) {
-	if !s.opts.calls() {
-		return
-	}
-	c := s.calls.get(r.ID)
-	tool := ""
-	if c != nil {
-		tool = c.Name
-	}
-	s.opts.Sink.Call(CallEvent{Kind: CallResult, Source: s.src(line), Time: s.time, Session: s.session,
-		ID: r.ID, Tool: tool, IsError: r.IsError, Text: r.Text})
-}
-
-// noteDenials reports the permission_denials of a stream-json result message to opts.Calls.
-func (s *hookState) noteDenials(d []byte, line int) {
-	if !s.opts.calls() {
-		return
-	}
-	jsonscan.Elements(jsonscan.Lookup(d, "permission_denials")[0], func(el []byte) bool {
-		m := jsonscan.Lookup(el, "tool_name", "tool_use_id", "tool_input")
-		s.opts.Sink.Call(CallEvent{Kind: CallDenied, Source: s.src(line), Time: s.time, Session: s.session,
-			ID: rawStr(m[1]), Tool: rawStr(m[0]), Input: keepInput(m[2])})
-		return true
-	})
-}
-
-// noteHookCall reports a hook-log record at a tool call to opts.Calls: a PermissionRequest hook
+// NoteHookCall reports a hook-log record at a tool call to opts.Calls: a PermissionRequest hook
 // as a prompt (its input names no tool_use_id) with the hook input's permission_suggestions
 // (suggestions; nil when unknown), any other as the call it ran at.
-func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
-	if !opts.calls() || ev.Call.Tool == "" {
+func NoteHookCall(opts Options, ev HookEvent, suggestions []byte) {
+	if !opts.ReadsCalls() || ev.Call.Tool == "" {
 		return
 	}
 	kind := CallHook
@@ -112,13 +70,13 @@ func noteHookCall(opts Options, ev hookEvent, suggestions []byte) {
 		suggestions = nil
 	}
 	opts.Sink.Call(CallEvent{Kind: kind, Source: ev.Source, Time: ev.Time, Session: ev.Call.SessionID,
-		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Key: ev.CallKey, Tool: ev.Call.Tool, Input: keepInput(ev.Call.Input),
-		Suggestions: keepInput(suggestions)})
+		Cwd: ev.Call.Cwd, ID: ev.Call.ToolUseID, Key: ev.CallKey, Tool: ev.Call.Tool, Input: KeepInput(ev.Call.Input),
+		Suggestions: KeepInput(suggestions)})
 }
 
-// keepInput copies a tool input for the receiver, or nil when it is too big to keep.
-func keepInput(b []byte) []byte {
-	if len(b) == 0 || len(b) > maxCallInput || string(b) == "null" {
+// KeepInput copies a tool input for the receiver, or nil when it is too big to keep.
+func KeepInput(b []byte) []byte {
+	if len(b) == 0 || len(b) > MaxCallInput || string(b) == "null" {
 		return nil
 	}
 	return bytes.Clone(b)

@@ -72,14 +72,14 @@ func readPath(t *testing.T, path, name string, format Format, calls func(CallEve
 	br := bufio.NewReader(f)
 	head, _ := br.Peek(SniffSize)
 	if format == "" {
-		format = Detect(head)
+		format = testRegistry.Detect(head)
 	}
-	rd, err := ReaderFor(format)
+	rd, err := testRegistry.ReaderFor(format)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	set := findings.NewSet()
-	if err := rd.Read(context.Background(), Input{Name: name, R: br}, Options{IncludeUnstructured: true, Calls: calls != nil, Sink: Funcs{OnCall: calls}}, set); err != nil {
+	if err := rd.Read(context.Background(), Input{Name: name, R: br}, Options{Registry: testRegistry, IncludeUnstructured: true, Calls: calls != nil, Sink: Funcs{OnCall: calls}}, set); err != nil {
 		t.Fatal(err)
 	}
 	return set
@@ -104,7 +104,7 @@ func TestCallsTimelineOtherRuntimes(t *testing.T) {
 		{"../testdata/copilot/run/", map[string]CallKind{"events.jsonl": CallUse, "session-events.jsonl": CallUse, "hook-log.jsonl": CallHook},
 			map[string]string{"events.jsonl": `"type":"tool.execution_start"`, "session-events.jsonl": `"type":"tool.execution_start"`, "hook-log.jsonl": `"runtime":"copilot-cli"`}, true},
 	}
-	formatOf := map[string]Format{"rollout.jsonl": CodexRollout} // its first line is longer than SniffSize
+	formatOf := map[string]Format{"rollout.jsonl": "codex-rollout"} // its first line is longer than SniffSize
 	for _, c := range cases {
 		var keys0 []string
 		for _, name := range slices.Sorted(maps.Keys(c.files)) {

@@ -166,7 +166,7 @@ func chunked(in Input, opts Options) bool {
 	if size < 1 {
 		size = DefaultChunkSize
 	}
-	return in.At != nil && in.Jobs > 1 && in.Size >= 2*size && !opts.calls()
+	return in.At != nil && in.Jobs > 1 && in.Size >= 2*size && !opts.ReadsCalls()
 }
 
 // readChunks reads the file of in with read, in.Jobs chunks at a time, and merges what each read

@@ -200,7 +200,7 @@ func readVia(t testing.TB, data []byte, c chunking, size int64, newSet func() *f
 			in.At = c.file
 		}
 	}
-	if err := (hookLogReader{}).Read(context.Background(), in, Options{IncludeUnstructured: true, Sink: namesLine}, set); err != nil {
+	if err := (hookLogReader{}).Read(context.Background(), in, Options{Registry: testRegistry, IncludeUnstructured: true, Sink: namesLine}, set); err != nil {
 		t.Fatal(err)
 	}
 	set.ListUnlisted("log.jsonl")
@@ -314,9 +314,9 @@ func FuzzChunks(f *testing.F) {
 		chunk := int64(size%4096) + 1
 		cs := splitAll(t, data, chunk)
 		checkChunks(t, data, chunk, cs)
-		var seq, par []record
-		collect := func(to *[]record) func(record) error {
-			return func(r record) error {
+		var seq, par []Record
+		collect := func(to *[]Record) func(Record) error {
+			return func(r Record) error {
 				r.Data = bytes.Clone(r.Data)
 				*to = append(*to, r)
 				return nil

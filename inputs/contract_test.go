@@ -24,19 +24,20 @@ type outcome struct {
 // readAs reads data as the named file would be read by collect: the detected format, or the
 // judgment reader for a Markdown or text file that nothing recognises.
 func readAs(t *testing.T, name string, data []byte, opts Options) (Format, *findings.Set) {
+	opts = withTestRegistry(opts)
 	t.Helper()
 	head := data
 	if len(head) > SniffSize {
 		head = head[:SniffSize]
 	}
-	f := Detect(head)
+	f := testRegistry.Detect(head)
 	if f == "" && (strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".txt")) {
 		f = Judgment
 	}
 	if f == "" {
 		t.Fatalf("%s: no format recognises it", name)
 	}
-	r, err := ReaderFor(f)
+	r, err := testRegistry.ReaderFor(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestContractCases(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := "testdata/contract/" + d.Name() + "/" + filepath.Base(inputs[0])
-			_, set := readAs(t, name, data, Options{})
+			_, set := readAs(t, name, data, Options{Registry: testRegistry})
 			got := outcomeOf(set)
 			checks := map[string]bool{}
 			for _, f := range got.Findings {
@@ -131,12 +132,12 @@ func TestExamples(t *testing.T) {
 		if len(head) > SniffSize {
 			head = head[:SniffSize]
 		}
-		if Detect(head) == "" {
+		if testRegistry.Detect(head) == "" {
 			return nil // the files the findings point at, and the README
 		}
 		read++
 		rel, _ := filepath.Rel("..", path)
-		_, set := readAs(t, filepath.ToSlash(rel), data, Options{})
+		_, set := readAs(t, filepath.ToSlash(rel), data, Options{Registry: testRegistry})
 		if len(set.Problems) > 0 {
 			t.Errorf("%s: problems %v", rel, set.Problems)
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // The session's edits: with Options.Edits, every reader hands over the edit calls (Edit,
@@ -29,8 +28,8 @@ type EditCall struct {
 }
 
 // maxCwdRecord is the longest record that is not an edit read for the working folder it names:
-// the readers' window (elideWindow), past which a record reaches them cut.
-const maxCwdRecord = elideWindow
+// the readers' window (ElideWindow), past which a record reaches them cut.
+const maxCwdRecord = ElideWindow
 
 // editScan finds the edit calls of one file's records, in order; cwd is the working folder the
 // file last named (stream-json names it once, in system/init).
@@ -39,17 +38,19 @@ type editScan struct {
 	tools  map[string]bool // the edit tools of every binding
 	quoted [][]byte        // the same, as JSON strings
 	cwd    string
+	// binding is Options.binding: a hook log record's stdin is read with its runtime's binding.
+	binding func(runtime string) gates.Binding
 }
 
-// withEdits wraps a reader's record function so that the sink (Sink.Edit) first receives the edit
+// WithEdits wraps a reader's record function so that the sink (Sink.Edit) first receives the edit
 // calls of each record of the file name; without Options.Edits it returns fn itself. A reader reading parts of a file apart wraps each part's
 // function: the working folder is then known from the part's own records only.
-func withEdits(opts Options, name string, fn func(record) error) func(record) error {
+func WithEdits(opts Options, name string, fn func(Record) error) func(Record) error {
 	if !opts.Edits || opts.Sink == nil {
 		return fn
 	}
-	es := newEditScan(opts.Sink.Edit)
-	return func(rec record) error {
+	es := newEditScan(opts)
+	return func(rec Record) error {
 		if rec.Problem == "" && len(rec.Data) > 0 {
 			es.record(rec.Data, rec.Elided, findings.Source{File: name, Line: rec.Line})
 		}
@@ -58,9 +59,10 @@ func withEdits(opts Options, name string, fn func(record) error) func(record) er
 }
 
 // newEditScan finds the edit calls of a file for emit.
-func newEditScan(emit func(EditCall)) *editScan {
-	es := &editScan{emit: emit, tools: map[string]bool{}}
-	for _, b := range runtimes.Bindings() {
+func newEditScan(opts Options) *editScan {
+	opts.Registry.mustBeSet()
+	es := &editScan{emit: opts.Sink.Edit, tools: map[string]bool{}, binding: opts.binding}
+	for _, b := range opts.Registry.Bindings {
 		for _, t := range b.EditTools() {
 			es.tools[t] = true
 			es.quoted = append(es.quoted, []byte(`"`+t+`"`))
@@ -124,20 +126,20 @@ func (es *editScan) record(b []byte, long bool, src findings.Source) {
 	if !ok {
 		return
 	}
-	if cwd := rawStr(rec.cwd); cwd != "" {
+	if cwd := RawStr(rec.cwd); cwd != "" {
 		es.cwd = cwd
 	}
-	session := firstOf(rawStr(rec.sessionID), rawStr(rec.sessionID2))
-	at := firstOf(rawStr(rec.time), rawStr(rec.timestamp))
+	session := firstOf(RawStr(rec.sessionID), RawStr(rec.sessionID2))
+	at := firstOf(RawStr(rec.time), RawStr(rec.timestamp))
 	n := 0
-	if in, ok := hookInputCall(rawStr(rec.runtime), rec.input); ok && es.tools[in.Tool] {
+	if in, ok := hookInputCall(es.binding(RawStr(rec.runtime)), rec.input); ok && es.tools[in.Tool] {
 		es.emit(EditCall{Source: src, Index: n, Session: firstOf(in.SessionID, session), Tool: in.Tool, Time: at, Cwd: firstOf(in.Cwd, es.cwd), Input: in.Input})
 		n++
 	}
 	content := jsonscan.Lookup(rec.message, "content")[0]
 	jsonscan.Elements(content, func(el []byte) bool {
 		m := jsonscan.Lookup(el, "type", "name", "input")
-		if name := rawStr(m[1]); rawStr(m[0]) == "tool_use" && es.tools[name] {
+		if name := RawStr(m[1]); RawStr(m[0]) == "tool_use" && es.tools[name] {
 			es.emit(EditCall{Source: src, Index: n, Session: session, Tool: name, Time: at, Cwd: es.cwd, Input: m[2]})
 			n++
 		}
@@ -146,20 +148,20 @@ func (es *editScan) record(b []byte, long bool, src findings.Source) {
 }
 
 // hookInputCall reads the call a hook log record's input (the hook's stdin) names, as the hook
-// log reader does: with the record's runtime binding when it reads its own stdin shape
+// log reader does: with b, the record's runtime binding, when it reads its own stdin shape
 // (Copilot's camelCase), else from the snake_case fields the other runtimes send.
-func hookInputCall(runtime string, raw []byte) (gates.HookCall, bool) {
+func hookInputCall(b gates.Binding, raw []byte) (gates.HookCall, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return gates.HookCall{}, false
 	}
-	if c, ok := runtimes.For(runtime).HookInput(raw); ok {
+	if c, ok := b.HookInput(raw); ok {
 		return c, true
 	}
 	m := jsonscan.Lookup(raw, "session_id", "cwd", "tool_name", "tool_input")
 	if m[2] == nil {
 		return gates.HookCall{}, false
 	}
-	return gates.HookCall{Tool: rawStr(m[2]), SessionID: rawStr(m[0]), Cwd: rawStr(m[1]), Input: m[3]}, true
+	return gates.HookCall{Tool: RawStr(m[2]), SessionID: RawStr(m[0]), Cwd: RawStr(m[1]), Input: m[3]}, true
 }
 
 // firstOf is the first non-empty string.

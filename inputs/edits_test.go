@@ -17,13 +17,13 @@ import (
 // as "line/index session tool cwd time file_path", in the order they came.
 func editsOf(t *testing.T, format Format, text string, in Input) []string {
 	t.Helper()
-	r, err := ReaderFor(format)
+	r, err := testRegistry.ReaderFor(format)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	var got []string
-	opts := Options{Edits: true, Sink: Funcs{OnEdit: func(e EditCall) {
+	opts := Options{Registry: testRegistry, Edits: true, Sink: Funcs{OnEdit: func(e EditCall) {
 		var fp struct {
 			FilePath string `json:"file_path"`
 			Path     string `json:"path"`
@@ -80,10 +80,10 @@ func TestEditCalls(t *testing.T) {
 		text   string
 		want   []string
 	}{
-		{"transcript", Transcript, transcript, []string{"3/0 s1 Write /p T1 /p/a.py", "3/1 s1 MultiEdit /p T1 /p/c.py", "5/0 s1 Edit /p  d.py", "7/0 s1 Edit /q  e.py"}},
+		{"transcript", transcriptFormat, transcript, []string{"3/0 s1 Write /p T1 /p/a.py", "3/1 s1 MultiEdit /p T1 /p/c.py", "5/0 s1 Edit /p  d.py", "7/0 s1 Edit /q  e.py"}},
 		{"hook log", HookLog, hookLog, []string{"1/0 s2 Edit /h T2 a.py", "3/0 s4 edit /c T3 b.py"}},
-		{"stream-json", StreamJSON, stream, []string{"2/0 s3 Edit /s  f.py"}},
-		{"execution file", StreamJSON, "[\n" + strings.ReplaceAll(stream, "\n", ",\n") + "\n]", []string{"3/0 s3 Edit /s  f.py"}},
+		{"stream-json", streamJSONFormat, stream, []string{"2/0 s3 Edit /s  f.py"}},
+		{"execution file", streamJSONFormat, "[\n" + strings.ReplaceAll(stream, "\n", ",\n") + "\n]", []string{"3/0 s3 Edit /s  f.py"}},
 	} {
 		if got := editsOf(t, c.format, c.text, Input{}); !slices.Equal(got, c.want) {
 			t.Errorf("%s: edit calls\n%q\nwant\n%q", c.name, got, c.want)

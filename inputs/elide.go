@@ -9,16 +9,16 @@ import (
 // Lines longer than a window are not held whole by the Claude Code and hook-log readers: what
 // makes them long is tool output, file contents or request blobs inside string values, which no
 // reader decodes. Such a line is streamed through a skeleton that keeps the JSON structure, every
-// key and the first elideKeep bytes of every string, so that a record's markers and the fields a
+// key and the first ElideKeep bytes of every string, so that a record's markers and the fields a
 // reader needs (type, tool_use_id, is_error, file_path, command, hook answers) survive while the
 // bulk is dropped as it is read.
 
 const (
-	// elideWindow is the longest line a windowed reader holds whole.
-	elideWindow = 1 << 20
-	// elideKeep is how much of one string value a skeleton keeps. It is at least maxCallInput, so
+	// ElideWindow is the longest line a windowed reader holds whole.
+	ElideWindow = 1 << 20
+	// ElideKeep is how much of one string value a skeleton keeps. It is at least MaxCallInput, so
 	// that a tool input holding a cut string is always too big to be kept as the call's input.
-	elideKeep = 64 << 10
+	ElideKeep = 64 << 10
 	// elideBudget bounds a skeleton made of many strings (a tool result listing two million
 	// file names): once it holds this much, a container nested dropDepth deep or more keeps
 	// only the members it has, and the rest of it is dropped as it is read.
@@ -35,9 +35,9 @@ type skeleton struct {
 	strStart int  // index in out of the current string's first content byte
 	n        int  // content bytes of the current string seen so far
 	escaped  bool // the content seen so far ends in a backslash that escapes the next byte
-	cutting  bool // the current string passed elideKeep: its bytes are dropped up to its end
+	cutting  bool // the current string passed ElideKeep: its bytes are dropped up to its end
 	cuts     int  // strings cut in this line, and containers cut past the budget
-	keepByte int  // elideKeep; a field so that tests can make it small
+	keepByte int  // ElideKeep; a field so that tests can make it small
 	depth    int  // brackets open outside strings
 	dropTo   int  // > 0: the rest of the container open at this depth is being dropped
 	budget   int  // elideBudget; a field so that tests can make it small
@@ -47,7 +47,7 @@ type skeleton struct {
 func (s *skeleton) reset() {
 	*s = skeleton{out: s.out[:0], keepByte: s.keepByte, budget: s.budget}
 	if s.keepByte <= 0 {
-		s.keepByte = elideKeep
+		s.keepByte = ElideKeep
 	}
 	if s.budget <= 0 {
 		s.budget = elideBudget

@@ -91,10 +91,10 @@ func TestSkeletonBudget(t *testing.T) {
 // TestWindowedLongLine: a line longer than the window reaches the reader as its skeleton, with
 // Elided set, the lines around it are whole, and line numbers stay true.
 func TestWindowedLongLine(t *testing.T) {
-	big := strings.Repeat("0123456789\\n\\\"", (3*elideWindow)/14)
+	big := strings.Repeat("0123456789\\n\\\"", (3*ElideWindow)/14)
 	in := `{"a":1}` + "\n" + `{"type":"user","content":"` + big + `","id":"t1"}` + "\n" + `{"b":2}` + "\n"
-	var got []record
-	err := scanWindowed(t.Context(), strings.NewReader(in), 0, func(r record) error {
+	var got []Record
+	err := ScanWindowed(t.Context(), strings.NewReader(in), 0, func(r Record) error {
 		r.Data = bytes.Clone(r.Data)
 		got = append(got, r)
 		return nil
@@ -108,8 +108,8 @@ func TestWindowedLongLine(t *testing.T) {
 	if got[0].Elided || !got[1].Elided || got[2].Elided {
 		t.Errorf("elided flags %v %v %v, want false true false", got[0].Elided, got[1].Elided, got[2].Elided)
 	}
-	if n := len(got[1].Data); n > elideKeep+64 {
-		t.Errorf("skeleton holds %d bytes, want at most %d", n, elideKeep+64)
+	if n := len(got[1].Data); n > ElideKeep+64 {
+		t.Errorf("skeleton holds %d bytes, want at most %d", n, ElideKeep+64)
 	}
 	var v struct{ Type, Content, ID string }
 	if err := json.Unmarshal(got[1].Data, &v); err != nil || v.Type != "user" || v.ID != "t1" || !strings.HasPrefix(big, strings.ReplaceAll(strings.ReplaceAll(v.Content, "\n", `\n`), `"`, `\"`)) {

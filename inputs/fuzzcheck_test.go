@@ -15,7 +15,7 @@ import (
 func readFuzzed(t *testing.T, rd Reader, data []byte) *findings.Set {
 	t.Helper()
 	set := findings.NewSet()
-	err := rd.Read(context.Background(), Input{Name: "f", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true, MaxRecord: 1 << 16}, set)
+	err := rd.Read(context.Background(), Input{Name: "f", R: bytes.NewReader(data)}, Options{Registry: testRegistry, IncludeUnstructured: true, MaxRecord: 1 << 16}, set)
 	if err != nil {
 		t.Fatalf("error on in-memory input: %v", err)
 	}

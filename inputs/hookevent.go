@@ -7,34 +7,49 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hookprog"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
-// hookEvent is one hook invocation at a tool call, as any record format tells it.
-type hookEvent struct {
+// HookEvent is one hook invocation at a tool call, as any record format tells it.
+type HookEvent struct {
 	Answer gates.HookAnswer
 	Call   findings.Call // runtime, event, tool, tool_use_id, session, hook, command, file path, cwd, input
 	Source findings.Source
 	Time   string
-	// Key names the event across files when its runtime keys calls by order (ordinalKeys); ""
+	// Key names the event across files when its runtime keys calls by order (OrdinalKeys); ""
 	// keys it by the call's tool_use_id (for such a runtime only when the session is known).
 	Key string
-	// CallKey names the call across files and events, for the same runtimes (ordinalSlot.callKey).
+	// CallKey names the call across files and events, for the same runtimes (OrdinalSlot.callKey).
 	CallKey string
 }
 
-// Skip reasons of hook events that yield no finding.
+// Skip reasons the readers share.
 const (
-	skipNoDecision = "hook answered with no decision"
-	skipPass       = "pass verdict"
-	skipNoAGC      = "hook decision without AGC response (unstructured decisions are off)"
+	// SkipNotHook is a record that tells of no hook.
+	SkipNotHook = "not a hook record"
+	// SkipToolCall is a tool call, read as context for the hook records that follow.
+	SkipToolCall = "tool call (context for hook records)"
+	// SkipBadJSON is a record that is not JSON.
+	SkipBadJSON = "invalid JSON"
+	// SkipNoAGCBlock is a final message without an agc block.
+	SkipNoAGCBlock = "final message without an agc block"
+	// SkipJudgmentPass is a judgment whose verdict is pass.
+	SkipJudgmentPass = "pass verdict"
 )
 
-// addHookEventReason checks the answer against its binding and adds the findings it yields to set
+// Skip reasons of hook events that yield no finding.
+const (
+	// SkipNoDecision is a hook answer with no decision.
+	SkipNoDecision = "hook answered with no decision"
+	skipPass       = "pass verdict"
+	// SkipNoAGC is a hook decision without an AGC response, when unstructured decisions are off.
+	SkipNoAGC = "hook decision without AGC response (unstructured decisions are off)"
+)
+
+// AddHookEvent checks the answer against its binding and adds the findings it yields to set
 // (gate findings, contract breaches, and an unstructured decision when opts allow). It reports
 // whether any finding was added (new or a duplicate of an event already seen) and, when nothing
 // was, why (a skip reason); the caller counts the record with set.Use or set.Skip accordingly.
-func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, string) {
+func AddHookEvent(ev HookEvent, opts Options, set *findings.Set) (bool, string) {
 	fs, reason := hookEventFindings(ev, opts)
 	kept := 0
 	for _, f := range fs {
@@ -43,14 +58,14 @@ func addHookEventReason(ev hookEvent, opts Options, set *findings.Set) (bool, st
 		}
 	}
 	if kept == 0 && len(fs) > 0 {
-		return false, skipNoAGC // the run reports no unstructured decision: read for the sink's other consumers only
+		return false, SkipNoAGC // the run reports no unstructured decision: read for the sink's other consumers only
 	}
 	return kept > 0, reason
 }
 
 // hookEventFindings turns one hook event into findings, or a skip reason when it yields none.
-func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) {
-	call := completeCall(ev)
+func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) {
+	call := completeCall(ev, opts)
 	a := ev.Answer
 	if a.Event == "" {
 		a.Event = call.Event
@@ -65,17 +80,17 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
-	bind := runtimes.For(call.Runtime)
+	bind := opts.binding(call.Runtime)
 	res := bind.CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {
-		return nil, skipNoDecision
+		return nil, SkipNoDecision
 	}
-	call = withToolNames(call)
+	call = withToolNames(opts, call)
 	call.ExitKnown = a.HasExit
 	call.Key = ev.CallKey
 
 	key := ev.Key
-	if key == "" && (call.SessionID != "" || !keysByOrder(call.Runtime)) {
+	if key == "" && (call.SessionID != "" || !opts.keysByOrder(call.Runtime)) {
 		key = eventKey(call) // a runtime keyed by order: by a call id only within a known session
 	}
 	base := findings.Finding{Call: &call, Source: ev.Source, Time: ev.Time, EventKey: key}
@@ -109,11 +124,11 @@ func hookEventFindings(ev hookEvent, opts Options) ([]findings.Finding, string) 
 	}
 	switch {
 	case res.Unstructured != nil:
-		return nil, skipNoAGC
+		return nil, SkipNoAGC
 	case len(res.Responses) > 0:
 		return nil, skipPass
 	}
-	return nil, skipNoDecision
+	return nil, SkipNoDecision
 }
 
 // redactedNames is the call with the texts a hook's rule name is made of redacted: the name is
@@ -127,10 +142,10 @@ func redactedNames(c findings.Call, red func(string) string) findings.Call {
 
 // completeCall fills the call from the answer where the reader left gaps (withToolNames reads
 // its tool input).
-func completeCall(ev hookEvent) findings.Call {
+func completeCall(ev HookEvent, opts Options) findings.Call {
 	c := ev.Call
 	if c.Runtime == "" {
-		c.Runtime = runtimes.Default().Runtime()
+		c.Runtime = opts.defaultRuntime()
 	}
 	if c.Event == "" {
 		c.Event = ev.Answer.Event
@@ -150,9 +165,9 @@ func completeCall(ev hookEvent) findings.Call {
 // withToolNames fills the call's command and file path, where the reader left them empty, from
 // its tool input as its binding reads them. Only a call that yields findings needs them, and
 // reading them decodes the input.
-func withToolNames(c findings.Call) findings.Call {
+func withToolNames(opts Options, c findings.Call) findings.Call {
 	if len(c.Input) > 0 && (c.Command == "" || c.FilePath == "") {
-		command, filePath := runtimes.For(c.Runtime).ToolNames(c.Tool, c.Input)
+		command, filePath := opts.binding(c.Runtime).ToolNames(c.Tool, c.Input)
 		if c.Command == "" {
 			c.Command = command
 		}
@@ -172,8 +187,8 @@ func eventKey(c findings.Call) string {
 	return c.Runtime + "/" + c.SessionID + "/" + c.ToolUseID + "/" + c.Event
 }
 
-// jsonString reads a JSON string value; anything else is "".
-func jsonString(m json.RawMessage) string {
+// JSONString reads a JSON string value; anything else is "".
+func JSONString(m json.RawMessage) string {
 	var s string
 	if len(m) == 0 || json.Unmarshal(m, &s) != nil {
 		return ""
@@ -201,7 +216,7 @@ func inputRepair(tool, target string, before, after json.RawMessage) *findings.R
 		if !ok {
 			return nil
 		}
-		bs, as := jsonString(b[field]), jsonString(av)
+		bs, as := JSONString(b[field]), JSONString(av)
 		if as == "" || bs == as {
 			return nil
 		}
@@ -209,8 +224,8 @@ func inputRepair(tool, target string, before, after json.RawMessage) *findings.R
 	}
 	var rep *findings.Repair
 	for k, av := range a {
-		as := jsonString(av)
-		bs := jsonString(b[k])
+		as := JSONString(av)
+		bs := JSONString(b[k])
 		if as == "" || as == bs {
 			continue
 		}

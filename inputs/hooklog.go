@@ -15,7 +15,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/hooklog"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // hookLogReader reads the hook log written by `agc-sarif record` (hooklog.Record, docs/inputs.md "Hook log"):
@@ -25,9 +24,9 @@ type hookLogReader struct{}
 // sniffHookLog reports whether the first record of head has the `exit_code`, `command` and
 // `stdout` keys of a hook-log record. When the head ends inside the first record (a huge `input`),
 // the keys seen so far must all be hook-log keys and include `command` and `input`.
-func sniffHookLog(h *head) bool {
+func sniffHookLog(h *Head) bool {
 	var exit, command, stdout, input, foreign bool
-	complete := h.keys(func(k []byte) {
+	complete := h.Keys(func(k []byte) {
 		switch string(k) {
 		case "exit_code":
 			exit = true
@@ -93,7 +92,7 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 		if v[0] != '"' {
 			return fmt.Errorf("not a string")
 		}
-		*s = rawStr(v)
+		*s = RawStr(v)
 		return nil
 	}
 	if c := r.cut(f); c != nil {
@@ -109,7 +108,7 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 	case hooklog.FieldInput:
 		r.Input = v
 	case hooklog.FieldExitCode:
-		n, ok := rawInt(v)
+		n, ok := RawInt(v)
 		if !ok {
 			return fmt.Errorf("not an integer")
 		}
@@ -121,7 +120,7 @@ func (r *hookLogRecord) set(f hooklog.Field, v []byte) error {
 		}
 		r.DurationMS = d
 	case hooklog.FieldTimedOut:
-		r.TimedOut = rawBool(v)
+		r.TimedOut = RawBool(v)
 	}
 	return nil
 }
@@ -166,7 +165,7 @@ func (r *hookLogRecord) cut(f hooklog.Field) **hooklog.Cut {
 
 func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	if !chunked(in, opts) {
-		return h.read(ctx, in.Name, in.R, 0, opts, set, newOrdinalKeys())
+		return h.read(ctx, in.Name, in.R, 0, opts, set, NewOrdinalKeys(opts))
 	}
 	whole := set.Sibling()
 	err := readChunks(ctx, in, whole, func(ctx context.Context, r io.Reader, passed int, part *findings.Set) error {
@@ -179,7 +178,7 @@ func (h hookLogReader) Read(ctx context.Context, in Input, opts Options, set *fi
 		return err
 	}
 	// A record of a runtime whose calls are keyed by their order in the file (ordinal_key.go): read in one go.
-	return h.read(ctx, in.Name, io.NewSectionReader(in.At, 0, in.Size), 0, opts, set, newOrdinalKeys())
+	return h.read(ctx, in.Name, io.NewSectionReader(in.At, 0, in.Size), 0, opts, set, NewOrdinalKeys(opts))
 }
 
 // errOrdered stops the reading of a part of a file at a record that needs the records before it.
@@ -189,32 +188,32 @@ var errOrdered = errors.New("a record keyed by its order in the file")
 // Each record is read on its own, but for those of runtimes whose calls are counted in order
 // (ordinal_key.go); without keys (a part of a file read apart) such a record stops the reading with
 // errOrdered.
-func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *ordinalKeys) error {
+func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed int, opts Options, set *findings.Set, keys *OrdinalKeys) error {
 	hooks := &commandMemo{red: opts.Redact}
 	strs := newStrTable()
-	err := scanFrom(ctx, r, opts.MaxRecord, elideWindow, passed, withEdits(opts, name, func(rec record) error {
+	err := scanFrom(ctx, r, opts.MaxRecord, ElideWindow, passed, WithEdits(opts, name, func(rec Record) error {
 		src := findings.Source{File: name, Line: rec.Line}
 		if rec.Problem != "" {
 			set.Problemf(src, "unreadable record", "%s", rec.Problem)
 			return nil
 		}
-		ev, reason, err := hookLogEvent(rec.Data, src, rec.Elided, hooks.render, strs)
+		ev, reason, err := hookLogEvent(opts, rec.Data, src, rec.Elided, hooks.render, strs)
 		if err != nil {
 			set.Problemf(src, reason, "%v", err)
 			return nil
 		}
 		if keys == nil {
-			if ev.Call.ToolUseID == "" && keysByOrder(ev.Call.Runtime) {
+			if ev.Call.ToolUseID == "" && opts.keysByOrder(ev.Call.Runtime) {
 				return errOrdered
 			}
 		} else {
-			slot := keys.nextSlot(ev.Call, ev.Call.Hook)
-			ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), opts.callKey(slot, ev.Call.SessionID)
+			slot := keys.NextSlot(ev.Call, ev.Call.Hook)
+			ev.Key, ev.CallKey = slot.Key(ev.Call.SessionID), opts.CallKey(slot, ev.Call.SessionID)
 		}
-		if opts.calls() {
-			noteHookCall(opts, ev, jsonscan.Lookup(jsonscan.Lookup(rec.Data, "input")[0], "permission_suggestions")[0])
+		if opts.ReadsCalls() {
+			NoteHookCall(opts, ev, jsonscan.Lookup(jsonscan.Lookup(rec.Data, "input")[0], "permission_suggestions")[0])
 		}
-		if ok, why := addHookEventReason(ev, opts, set); ok {
+		if ok, why := AddHookEvent(ev, opts, set); ok {
 			set.Use()
 		} else {
 			set.Skip(why)
@@ -231,42 +230,42 @@ func (hookLogReader) read(ctx context.Context, name string, r io.Reader, passed 
 // reason and an error for the problem message. Only the fields it uses are decoded: the hook's
 // stdin (`input`) is walked for the call's names, and its tool_response — the tool's output,
 // often megabytes — is passed over without being decoded. elided says the record reached the
-// reader as its skeleton (strings over elideKeep cut); command renders the hook's command
+// reader as its skeleton (strings over ElideKeep cut); command renders the hook's command
 // (commandLine, with its words redacted); strs shares the names that recur from record to record.
-func hookLogEvent(data []byte, src findings.Source, elided bool, command func(json.RawMessage) string, strs *strTable) (hookEvent, string, error) {
+func hookLogEvent(opts Options, data []byte, src findings.Source, elided bool, command func(json.RawMessage) string, strs *strTable) (HookEvent, string, error) {
 	r, err := decodeRecord(data)
 	if err != nil {
-		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
+		return HookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: %w", err)
 	}
 	if !r.has[hooklog.FieldExitCode] || !r.has[hooklog.FieldCommand] {
-		return hookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: no exit_code or command")
+		return HookEvent{}, "not a hook-log record", fmt.Errorf("not a hook-log record: no exit_code or command")
 	}
 	if reason, err := r.unreadable(elided); err != nil {
-		return hookEvent{}, reason, err
+		return HookEvent{}, reason, err
 	}
 	stdout, err := logStream(r.Stdout, r.StdoutEncoding)
 	if err != nil {
-		return hookEvent{}, "unreadable record", fmt.Errorf("stdout: %w", err)
+		return HookEvent{}, "unreadable record", fmt.Errorf("stdout: %w", err)
 	}
 	stderr, err := logStream(r.Stderr, r.StderrEncoding)
 	if err != nil {
-		return hookEvent{}, "unreadable record", fmt.Errorf("stderr: %w", err)
+		return HookEvent{}, "unreadable record", fmt.Errorf("stderr: %w", err)
 	}
 	if r.Runtime == "" {
-		r.Runtime = runtimes.Default().Runtime()
+		r.Runtime = opts.defaultRuntime()
 	}
 	r.Runtime = strs.intern(r.Runtime)
-	hi, err := r.hookInput(strs)
+	hi, err := r.hookInput(opts.binding(r.Runtime), strs)
 	if err != nil {
-		return hookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
+		return HookEvent{}, "unreadable record", fmt.Errorf("input: %w", err)
 	}
 	hook := command(r.rawCommand)
 	a := gates.HookAnswer{
-		Event: hi.event, Tool: hi.tool, Hook: hook,
+		Event: hi.Event, Tool: hi.Tool, Hook: hook,
 		HasExit: r.Error == "", ExitCode: r.ExitCode,
 		HasStdout: r.has[hooklog.FieldStdout], Stdout: stdout,
 		HasStderr: r.has[hooklog.FieldStderr], Stderr: stderr,
-		ToolInput: hi.input,
+		ToolInput: hi.Input,
 	}
 	switch {
 	case r.Error != "":
@@ -279,11 +278,11 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, command func(js
 	case r.Signal != "" || r.ExitCode < 0:
 		a.Failed = "crashed"
 	}
-	ev := hookEvent{
+	ev := HookEvent{
 		Answer: a,
-		Call: findings.Call{Runtime: r.Runtime, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
-			SessionID: hi.session, Hook: hook, Cwd: hi.cwd, Input: a.ToolInput,
-			Command: hi.command, FilePath: hi.filePath},
+		Call: findings.Call{Runtime: r.Runtime, Event: hi.Event, Tool: hi.Tool, ToolUseID: hi.ID,
+			SessionID: hi.Session, Hook: hook, Cwd: hi.Cwd, Input: a.ToolInput,
+			Command: hi.Command, FilePath: hi.FilePath},
 		Source: src,
 		Time:   r.Time,
 	}
@@ -295,8 +294,8 @@ func hookLogEvent(data []byte, src findings.Source, elided bool, command func(js
 // on other statuses the runtimes read stderr and the status). A cut stderr is read as kept.
 func (r *hookLogRecord) unreadable(elided bool) (string, error) {
 	for _, f := range []hooklog.Field{hooklog.FieldStdout, hooklog.FieldStderr} {
-		if elided && r.rawLen[f] >= elideKeep-8 {
-			return "unreadable record", fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
+		if elided && r.rawLen[f] >= ElideKeep-8 {
+			return "unreadable record", fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", ElideKeep>>10, ElideWindow>>20)
 		}
 	}
 	if c := r.StdoutCut; c != nil && r.ExitCode == 0 && r.Error == "" {
@@ -307,38 +306,38 @@ func (r *hookLogRecord) unreadable(elided bool) (string, error) {
 
 // hookInput reads the hook's stdin as recorded: decoded first when it was stored base64, and
 // read as far as it goes when the recorder kept only its start.
-func (r *hookLogRecord) hookInput(strs *strTable) (hookInput, error) {
+func (r *hookLogRecord) hookInput(b gates.Binding, strs *strTable) (HookInput, error) {
 	in := []byte(r.Input)
 	names := r.names
 	if r.InputEncoding != "" || r.InputCut != nil {
-		s := rawStr(in)
+		s := RawStr(in)
 		b, err := logStream(s, r.InputEncoding)
 		if err != nil {
-			return hookInput{}, err
+			return HookInput{}, err
 		}
 		in, names = []byte(b), nil
 	}
-	return readNamedInput(in, runtimes.For(r.Runtime), names, strs), nil
+	return readNamedInput(in, b, names, strs), nil
 }
 
-// hookInput is the part of a hook's stdin that names the call.
-type hookInput struct {
-	event, tool, id, session, cwd string
-	input                         json.RawMessage // tool_input when small (maxCallInput), else nil
-	command, filePath             string          // from a tool_input too big to keep
+// HookInput is the part of a hook's stdin that names the call.
+type HookInput struct {
+	Event, Tool, ID, Session, Cwd string
+	Input                         json.RawMessage // tool_input when small (MaxCallInput), else nil
+	Command, FilePath             string          // from a tool_input too big to keep
 }
 
-// readHookInput reads the hook's stdin as recorded. A stdin of another shape names no call; the
+// ReadHookInput reads the hook's stdin as recorded. A stdin of another shape names no call; the
 // answer still counts.
-func readHookInput(raw []byte, b gates.Binding) hookInput { return readNamedInput(raw, b, nil, nil) }
+func ReadHookInput(raw []byte, b gates.Binding) HookInput { return readNamedInput(raw, b, nil, nil) }
 
-// readNamedInput is readHookInput with the call's names of raw already read (walkRecord), or nil,
+// readNamedInput is ReadHookInput with the call's names of raw already read (walkRecord), or nil,
 // and the names that recur (event, tool, session, folder) shared through strs (nil: not shared).
-func readNamedInput(raw []byte, b gates.Binding, pre *inputNames, strs *strTable) hookInput {
-	var hi hookInput
+func readNamedInput(raw []byte, b gates.Binding, pre *inputNames, strs *strTable) HookInput {
+	var hi HookInput
 	var in []byte
 	if c, ok := b.HookInput(raw); ok {
-		hi.event, hi.tool, hi.id, hi.session, hi.cwd, in = c.Event, c.Tool, c.ToolUseID, c.SessionID, c.Cwd, c.Input
+		hi.Event, hi.Tool, hi.ID, hi.Session, hi.Cwd, in = c.Event, c.Tool, c.ToolUseID, c.SessionID, c.Cwd, c.Input
 	} else {
 		var m [][]byte
 		if pre != nil {
@@ -346,14 +345,14 @@ func readNamedInput(raw []byte, b gates.Binding, pre *inputNames, strs *strTable
 		} else {
 			m = jsonscan.Lookup(raw, hookInputKeys[:]...)
 		}
-		hi.event, hi.tool, hi.id, hi.session, hi.cwd = strs.str(m[0]), strs.str(m[1]), rawStr(m[3]), strs.str(m[4]), strs.str(m[5])
+		hi.Event, hi.Tool, hi.ID, hi.Session, hi.Cwd = strs.str(m[0]), strs.str(m[1]), RawStr(m[3]), strs.str(m[4]), strs.str(m[5])
 		in = m[2]
 	}
 	if len(in) == 0 || string(in) == "null" {
 		return hi
 	}
-	if len(in) <= maxCallInput {
-		hi.input = json.RawMessage(bytes.Clone(in))
+	if len(in) <= MaxCallInput {
+		hi.Input = json.RawMessage(bytes.Clone(in))
 		return hi
 	}
 	// A big input (a Write of a large file): keep the fields that say what the call was about,
@@ -366,7 +365,7 @@ func readNamedInput(raw []byte, b gates.Binding, pre *inputNames, strs *strTable
 		}
 	}
 	if small, err := json.Marshal(kept); err == nil {
-		hi.command, hi.filePath = b.ToolNames(hi.tool, small)
+		hi.Command, hi.FilePath = b.ToolNames(hi.Tool, small)
 	}
 	return hi
 }
@@ -393,12 +392,12 @@ func commandLine(raw json.RawMessage, red func(string) string) string {
 		red = func(s string) string { return s }
 	}
 	if len(raw) > 0 && raw[0] == '"' {
-		return rawStr(raw)
+		return RawStr(raw)
 	}
 	var words []string
 	all := true
 	walked := jsonscan.Elements(raw, func(el []byte) bool {
-		w := rawStr(el)
+		w := RawStr(el)
 		if len(el) == 0 || el[0] != '"' || w == "" && len(el) > 2 {
 			all = false // not a plain string: leave it to encoding/json
 			return false

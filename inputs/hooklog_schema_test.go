@@ -105,7 +105,7 @@ func TestHookLogStdinEncodings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			set := readHookLog(t, "log.jsonl", line, Options{IncludeUnstructured: true})
+			set := readHookLog(t, "log.jsonl", line, Options{Registry: testRegistry, IncludeUnstructured: true})
 			if len(set.Findings) != 1 {
 				t.Fatalf("findings %+v problems %v", set.Findings, set.Problems)
 			}
@@ -135,7 +135,7 @@ func TestHookLogCutStreams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			set := readHookLog(t, "log.jsonl", line, Options{IncludeUnstructured: true})
+			set := readHookLog(t, "log.jsonl", line, Options{Registry: testRegistry, IncludeUnstructured: true})
 			if tc.finding {
 				if len(set.Findings) != 1 || !strings.Contains(findingText(set.Findings[0]), "no rm") {
 					t.Errorf("findings %+v problems %v", set.Findings, set.Problems)
@@ -209,7 +209,7 @@ func argv(raw []byte) []string {
 	walked := jsonscan.Elements(raw, func(el []byte) bool {
 		all = len(el) > 0 && el[0] == '"'
 		if all {
-			words = append(words, rawStr(el))
+			words = append(words, RawStr(el))
 		}
 		return all
 	})

@@ -16,6 +16,7 @@ import (
 
 // readHookLog reads one hook log with the hook-log reader.
 func readHookLog(t testing.TB, name string, data []byte, opts Options) *findings.Set {
+	opts = withTestRegistry(opts)
 	t.Helper()
 	set := findings.NewSet()
 	if err := (hookLogReader{}).Read(context.Background(), Input{Name: name, R: bytes.NewReader(data)}, opts, set); err != nil {
@@ -54,10 +55,10 @@ func TestHookLogReplays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if Detect(data) != HookLog {
-				t.Errorf("Detect = %q, want %q", Detect(data), HookLog)
+			if testRegistry.Detect(data) != HookLog {
+				t.Errorf("Detect = %q, want %q", testRegistry.Detect(data), HookLog)
 			}
-			set := readHookLog(t, "hook-log.jsonl", data, Options{IncludeUnstructured: true})
+			set := readHookLog(t, "hook-log.jsonl", data, Options{Registry: testRegistry, IncludeUnstructured: true})
 			var want struct {
 				RuleIDs []string `json:"rule_ids"`
 			}
@@ -132,19 +133,19 @@ func TestHookLogRecords(t *testing.T) {
 		problem bool
 	}{
 		{name: "plain allow is skipped", log: rec(`"exit_code":0,"stdout":"","stderr":""`),
-			skips: map[string]int{skipNoDecision: 1}},
+			skips: map[string]int{SkipNoDecision: 1}},
 		{name: "repair gives a finding with before and after",
 			log: rec(`"exit_code":0,"stdout":"{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"ls\"},\"additionalContext\":\"` + strings.ReplaceAll(agcRepaired, `\`, `\\\`) + `\"}}","stderr":""`),
 			ids: []string{"ws/main"}},
-		{name: "exit 2 plain, unstructured on", opts: Options{IncludeUnstructured: true},
+		{name: "exit 2 plain, unstructured on", opts: Options{Registry: testRegistry, IncludeUnstructured: true},
 			log: rec(`"exit_code":2,"stdout":"","stderr":"no"`), ids: []string{"hook/guard"}},
 		{name: "exit 2 plain, unstructured off",
-			log: rec(`"exit_code":2,"stdout":"","stderr":"no"`), skips: map[string]int{skipNoAGC: 1}},
+			log: rec(`"exit_code":2,"stdout":"","stderr":"no"`), skips: map[string]int{SkipNoAGC: 1}},
 		{name: "timed out", log: rec(`"exit_code":-1,"stdout":"","stderr":"","signal":"killed","timed_out":true`),
 			ids: []string{"agc/hook-failed-open"}},
 		{name: "not started", log: rec(`"exit_code":-1,"stdout":"","stderr":"","error":"exec: not found"`),
 			ids: []string{"agc/hook-failed-open"}},
-		{name: "base64 stderr", opts: Options{IncludeUnstructured: true},
+		{name: "base64 stderr", opts: Options{Registry: testRegistry, IncludeUnstructured: true},
 			log: rec(`"exit_code":2,"stdout":"","stderr":"bm8=","stderr_encoding":"base64"`), ids: []string{"hook/guard"}},
 		{name: "bad base64 is a problem", log: rec(`"exit_code":2,"stdout":"","stderr":"!!","stderr_encoding":"base64"`),
 			skips: map[string]int{"unreadable record": 1}, problem: true},
@@ -194,7 +195,7 @@ func TestHookLogRepairAndCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := readHookLog(t, "hook-log.jsonl", data, Options{})
+	set := readHookLog(t, "hook-log.jsonl", data, Options{Registry: testRegistry})
 	if len(set.Findings) != 1 {
 		t.Fatalf("findings = %+v", set.Findings)
 	}
@@ -225,7 +226,7 @@ func TestSniffHookLog(t *testing.T) {
 		{``, false},
 	}
 	for _, tt := range tests {
-		if got := sniffHookLog(newHead([]byte(tt.head))); got != tt.want {
+		if got := sniffHookLog(NewHead([]byte(tt.head))); got != tt.want {
 			t.Errorf("sniffHookLog(%.60q) = %v, want %v", tt.head, got, tt.want)
 		}
 	}
@@ -281,7 +282,7 @@ func BenchmarkHookLogReplays(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		set := findings.NewSet()
-		if err := (hookLogReader{}).Read(context.Background(), Input{Name: "bench", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, set); err != nil {
+		if err := (hookLogReader{}).Read(context.Background(), Input{Name: "bench", R: bytes.NewReader(data)}, Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 			b.Fatal(err)
 		}
 	}

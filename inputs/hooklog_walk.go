@@ -8,12 +8,12 @@ import (
 
 // A hook-log record's `input` (the hook's stdin) is most of the record: a PostToolUse input holds
 // the tool's output. jsonscan.Members finds where it ends by following its brackets, and the
-// reader then walked its members once more for the call's names (readHookInput). walkRecord
+// reader then walked its members once more for the call's names (ReadHookInput). walkRecord
 // walks the record as jsonscan.Members does, but walks an object `input` member by member once,
 // keeping the call's names on the way, and takes its end from that walk — when the walk ends
 // exactly where the brackets would (see inputWalk); else as before.
 
-// hookInputKeys are the members of a hook's stdin that name its call, as readHookInput reads them.
+// hookInputKeys are the members of a hook's stdin that name its call, as ReadHookInput reads them.
 var hookInputKeys = [...]string{"hook_event_name", "tool_name", "tool_input", "tool_use_id", "session_id", "cwd"}
 
 // inputNames are the values of hookInputKeys in an input walked once (nil: absent).
@@ -122,20 +122,20 @@ const (
 
 func newStrTable() *strTable { return &strTable{m: map[string]string{}} }
 
-// str is rawStr(v), shared with the earlier records when v is a short string without escapes.
+// str is RawStr(v), shared with the earlier records when v is a short string without escapes.
 func (t *strTable) str(v []byte) string {
 	n := len(v)
 	if t == nil || n < 2 || n-2 > maxStrLen || v[0] != '"' || v[n-1] != '"' {
-		return rawStr(v)
+		return RawStr(v)
 	}
 	c := v[1 : n-1]
 	if bytes.IndexByte(c, '\\') >= 0 || !jsonscan.Plain(c) {
-		return rawStr(v)
+		return RawStr(v)
 	}
 	if s, ok := t.m[string(c)]; ok { // no allocation for the lookup
 		return s
 	}
-	s := string(c) // what rawStr returns for a plain string
+	s := string(c) // what RawStr returns for a plain string
 	if len(t.m) < maxStrTable {
 		t.m[s] = s
 	}

@@ -87,7 +87,7 @@ func TestWalkRecordReadsOnce(t *testing.T) {
 	}
 }
 
-// TestStrTable checks that a shared string is what rawStr gives, whatever the table already
+// TestStrTable checks that a shared string is what RawStr gives, whatever the table already
 // holds, and that the table stops growing at its bound.
 func TestStrTable(t *testing.T) {
 	tab := newStrTable()
@@ -96,8 +96,8 @@ func TestStrTable(t *testing.T) {
 	for _, raw := range []string{
 		`"PreToolUse"`, `"PreToolUse"`, `"a\b"`, `"a\\b"`, `"x\u0001y"`, `"é\u00e9"`, `""`, `"` + strings.Repeat("z", maxStrLen+1) + `"`, `42`, `null`,
 	} {
-		if got, want := tab.str([]byte(raw)), rawStr([]byte(raw)); got != want {
-			t.Errorf("str(%s) = %q, rawStr gives %q", raw, got, want)
+		if got, want := tab.str([]byte(raw)), RawStr([]byte(raw)); got != want {
+			t.Errorf("str(%s) = %q, RawStr gives %q", raw, got, want)
 		}
 	}
 	for i := 0; i < 2*maxStrTable; i++ {

@@ -1,13 +1,14 @@
-// Package inputs reads the files that carry AGC responses — AGC JSON and JSONL, judgment
-// messages, hook logs, Claude Code transcripts, stream-json and execution files — and turns every
-// record into findings (through package gates) or a counted skip. One file per format; each
-// format registers itself in formats below.
+// Package inputs reads the files that carry AGC responses and turns every record into findings
+// (through package gates) or a counted skip. It reads the runtime-neutral formats itself — AGC
+// JSON and JSONL, judgment messages, the recorder's hook logs — and holds the reading kit the
+// readers of each runtime's own formats (in runtimes/<rt>) are built from. The registry of
+// formats and runtime bindings comes from the callers (registry.go): this package imports no
+// runtime.
 package inputs
 
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -18,12 +19,10 @@ type Format string
 
 // The formats agc-sarif reads.
 const (
-	Auto       Format = "auto"
-	AGC        Format = "agc"               // AGC JSON document or JSONL
-	HookLog    Format = "hook-log"          // JSONL written by agc-sarif record
-	Transcript Format = "claude-transcript" // Claude Code session transcript
-	StreamJSON Format = "stream-json"       // claude -p stream-json, or an execution_file JSON array
-	Judgment   Format = "judgment"          // a judging agent's final message (Markdown or text)
+	Auto     Format = "auto"
+	AGC      Format = "agc"      // AGC JSON document or JSONL
+	HookLog  Format = "hook-log" // JSONL written by agc-sarif record
+	Judgment Format = "judgment" // a judging agent's final message (Markdown or text)
 )
 
 // Options are what readers need besides the bytes.
@@ -41,6 +40,9 @@ type Options struct {
 	Calls bool
 	// Edits hands the edit calls of every record read to Sink.Edit (edits.go), for anchoring.
 	Edits bool
+	// Registry gives the runtimes' bindings (registry.go); the callers fill it from package
+	// runtimes. Required.
+	Registry Registry
 }
 
 // DefaultMaxRecord is the default for Options.MaxRecord.
@@ -73,73 +75,20 @@ type Reader interface {
 	Read(ctx context.Context, in Input, opts Options, set *findings.Set) error
 }
 
-// format is one registered input format.
-type format struct {
-	name Format
-	// sniff reports whether head (the first bytes of a file, up to SniffSize) looks like this
-	// format. Formats are tried in registration order; the first match wins.
-	sniff  func(h *head) bool
-	reader Reader
-}
-
 // SniffSize is how many leading bytes detection looks at.
 const SniffSize = 64 << 10
 
-// formats lists the readers in the order detection tries them. Adding a runtime adds one line.
-func formats() []format {
-	return []format{
-		{StreamJSON, sniffStreamJSON, streamJSONReader{}},
-		{Transcript, sniffTranscript, transcriptReader{}},
-		{HookLog, sniffHookLog, hookLogReader{}},
-		{CodexRollout, sniffCodexRollout, codexRolloutReader{}},
-		{CopilotEvents, sniffCopilotEvents, copilotEventsReader{}},
-		{CodexEvents, sniffCodexEvents, codexEventsReader{}},
-		{GeminiSession, sniffGeminiSession, geminiSessionReader{}},
-		{GeminiStream, sniffGeminiStream, geminiStreamReader{}},
-		{GeminiTelemetry, sniffGeminiTelemetry, geminiTelemetryReader{}},
-		{AGC, sniffAGC, agcReader{}},
-		{Judgment, sniffJudgment, judgmentReader{}},
-	}
+// HookLogFormat is the format of the hook log agc-sarif record writes, read for any runtime.
+func HookLogFormat() FormatSpec {
+	return FormatSpec{Name: HookLog, Sniff: sniffHookLog, Reader: hookLogReader{}}
 }
 
-// Formats lists the names --format accepts, auto first.
-func Formats() []Format {
-	out := []Format{Auto}
-	for _, f := range formats() {
-		out = append(out, f.name)
-	}
-	return out
-}
+// AGCFormat is the format of AGC JSON documents and JSONL.
+func AGCFormat() FormatSpec { return FormatSpec{Name: AGC, Sniff: sniffAGC, Reader: agcReader{}} }
 
-// ParseFormat checks a --format value.
-func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats() {
-		if string(f) == s {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("unknown format %q (want one of %v)", s, Formats())
-}
-
-// Detect names the format of a file from its first bytes, or "" when nothing recognises it.
-func Detect(b []byte) Format {
-	h := newHead(b)
-	for _, f := range formats() {
-		if f.sniff(h) {
-			return f.name
-		}
-	}
-	return ""
-}
-
-// ReaderFor returns the reader of a format.
-func ReaderFor(f Format) (Reader, error) {
-	for _, g := range formats() {
-		if g.name == f {
-			return g.reader, nil
-		}
-	}
-	return nil, fmt.Errorf("no reader for format %q", f)
+// JudgmentFormat is the format of a judging agent's final message.
+func JudgmentFormat() FormatSpec {
+	return FormatSpec{Name: Judgment, Sniff: sniffJudgment, Reader: judgmentReader{}}
 }
 
 // DetectLines looks for an input past the first bytes, for a file the user named whose head
@@ -147,8 +96,8 @@ func ReaderFor(f Format) (Reader, error) {
 // reads r line by line, up to limit bytes, and names the format of the first line that a reader
 // recognises, with that line's number. It returns "" and the number of lines read when none does.
 // Each line is judged on its first SniffSize bytes.
-func DetectLines(ctx context.Context, r io.Reader, limit int64) (Format, int, error) {
-	br := bufio.NewReaderSize(io.LimitReader(r, limit), SniffSize)
+func (r Registry) DetectLines(ctx context.Context, rd io.Reader, limit int64) (Format, int, error) {
+	br := bufio.NewReaderSize(io.LimitReader(rd, limit), SniffSize)
 	line := 0
 	for {
 		if line&1023 == 0 {
@@ -161,7 +110,7 @@ func DetectLines(ctx context.Context, r io.Reader, limit int64) (Format, int, er
 			return "", line, nil
 		}
 		line++
-		if f := Detect(head); f != "" {
+		if f := r.Detect(head); f != "" {
 			return f, line, nil
 		}
 		for err == bufio.ErrBufferFull { // the rest of a long line

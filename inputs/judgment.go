@@ -20,8 +20,8 @@ import (
 // binding: the message must end with exactly one ```agc block. The whole file is one record.
 type judgmentReader struct{}
 
-// sniffJudgment recognises a message that holds an agc block (see holdsAGCBlock).
-func sniffJudgment(h *head) bool { return holdsAGCBlock(string(h.raw)) }
+// sniffJudgment recognises a message that holds an agc block (see HoldsAGCBlock).
+func sniffJudgment(h *Head) bool { return HoldsAGCBlock(string(h.raw)) }
 
 func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
 	max := opts.MaxRecord
@@ -42,7 +42,7 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 		}
 		set.Problemf(src, "too long", "the message is longer than the record limit of %d bytes; not read", max)
 		if in.Judgment {
-			addMissingJudgment("the reviewer's output is longer than the record limit and was not read", findings.Finding{Source: src}, opts, set)
+			AddMissingJudgment("the reviewer's output is longer than the record limit and was not read", findings.Finding{Source: src}, opts, set)
 		}
 		return nil
 	}
@@ -50,7 +50,7 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 		src.Line = bytes.Count(data[:i], []byte{'\n'}) + 1
 		set.Problemf(src, "binary data", "binary data (a NUL byte), not a judging agent's message; not read")
 		if in.Judgment {
-			addMissingJudgment("the reviewer's output is binary data, not a message", findings.Finding{Source: src}, opts, set)
+			AddMissingJudgment("the reviewer's output is binary data, not a message", findings.Finding{Source: src}, opts, set)
 		}
 		return nil
 	}
@@ -95,19 +95,19 @@ func addJudgment(j gates.JudgmentResult, file string, opts Options, set *finding
 	}
 }
 
-// holdsAGCBlock reports whether a final message holds a fenced block with info string agc (```agc
+// HoldsAGCBlock reports whether a final message holds a fenced block with info string agc (```agc
 // or ~~~agc, fences of any length, indented at most three spaces), as the judgment binding finds
 // its blocks: then it is read as a judgment even when its file was not named as one. Asking the
 // binding itself means a line that only looks like a fence (inside another block, say) is no block
 // here either.
-func holdsAGCBlock(text string) bool { return gates.ReadJudgment(text).BlockLine > 0 }
+func HoldsAGCBlock(text string) bool { return gates.ReadJudgment(text).BlockLine > 0 }
 
-// addFinalJudgment reads a judging agent's final message taken from one record of a run (a
+// AddFinalJudgment reads a judging agent's final message taken from one record of a run (a
 // transcript's last assistant message, stream-json's result) under the judgment binding, and
 // counts it as one record. Its findings stand at that record (base.Source): lines inside the
 // message are not lines of the file. They share an event key made of the session and the text,
 // so the same message read from the transcript and from stream-json of one run is one judgment.
-func addFinalJudgment(text string, base findings.Finding, opts Options, set *findings.Set) {
+func AddFinalJudgment(text string, base findings.Finding, opts Options, set *findings.Set) {
 	j := gates.ReadJudgment(text)
 	for i := range j.Breaches {
 		j.Breaches[i].Line = 0
@@ -131,15 +131,15 @@ func addFinalJudgment(text string, base findings.Finding, opts Options, set *fin
 	case n > 0:
 		set.Use()
 	case j.Response != nil:
-		set.Skip(skipJudgmentPass)
+		set.Skip(SkipJudgmentPass)
 	default:
-		set.Skip(skipNoAGCBlock)
+		set.Skip(SkipNoAGCBlock)
 	}
 }
 
-// addMissingJudgment adds the judgment-binding breach of a file named as a reviewing agent's
+// AddMissingJudgment adds the judgment-binding breach of a file named as a reviewing agent's
 // output in which no final message could be read; why says what was missing.
-func addMissingJudgment(why string, base findings.Finding, opts Options, set *findings.Set) {
+func AddMissingJudgment(why string, base findings.Finding, opts Options, set *findings.Set) {
 	opts.add(set, findings.FromBreach(gates.Breach{Check: gates.CheckJudgmentNoBlock,
 		Message: why + ", so the judgment has no verdict (fail closed)"}, base))
 }

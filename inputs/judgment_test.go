@@ -33,7 +33,7 @@ func TestSniffJudgment(t *testing.T) {
 		{"x\n````markdown\n" + fenceBT + "agc\n{}\n" + fenceBT + "\n````", false}, // an example inside a block
 	}
 	for _, tt := range tests {
-		if got := sniffJudgment(newHead([]byte(tt.head))); got != tt.want {
+		if got := sniffJudgment(NewHead([]byte(tt.head))); got != tt.want {
 			t.Errorf("sniffJudgment(%q) = %v, want %v", tt.head, got, tt.want)
 		}
 	}
@@ -55,19 +55,19 @@ func TestJudgmentReader(t *testing.T) {
 		want want
 	}{
 		{"findings at the block's line", msg("# Review", "", "Verdict: block", "", fenceBT+"agc", reviewJSON, fenceBT),
-			Options{}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, lines: []int{5, 5}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, lines: []int{5, 5}}},
 		{"pass", msg("fine", fenceBT+"agc", `{"agc":"0.1","gate":{"id":"code-review","kind":"judgment"},"verdict":"pass","findings":[]}`, fenceBT),
-			Options{}, want{records: 1, skips: map[string]int{"pass verdict": 1}}},
+			Options{Registry: testRegistry}, want{records: 1, skips: map[string]int{"pass verdict": 1}}},
 		{"no block fails closed", msg("Looks good.", "", "Verdict: pass"),
-			Options{}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{3}}},
-		{"empty file fails closed", "", Options{}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{1}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{3}}},
+		{"empty file fails closed", "", Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"agc/judgment-no-block"}, lines: []int{1}}},
 		{"breaches at their lines", msg("**Verdict:** pass", fenceBT+"agc", reviewJSON, fenceBT, "thanks"),
-			Options{}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming", "agc/judgment-block-not-last", "agc/judgment-prose-disagrees"}, lines: []int{2, 2, 7, 1}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming", "agc/judgment-block-not-last", "agc/judgment-prose-disagrees"}, lines: []int{2, 2, 7, 1}}},
 		{"invalid UTF-8 is read with a problem", msg("Verdict: block \xff", fenceBT+"agc", reviewJSON, fenceBT),
-			Options{}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, problems: []string{"review.md:1: not valid UTF-8"}}},
+			Options{Registry: testRegistry}, want{records: 1, used: 1, rules: []string{"code-review/sql-injection", "code-review/naming"}, problems: []string{"review.md:1: not valid UTF-8"}}},
 		{"binary", "\x7fELF\x00\x00" + fenceBT + "agc",
-			Options{}, want{records: 1, skips: map[string]int{"binary data": 1}, problems: []string{"review.md:1: binary data"}}},
-		{"too long", msg("x", fenceBT+"agc", reviewJSON, fenceBT), Options{MaxRecord: 20},
+			Options{Registry: testRegistry}, want{records: 1, skips: map[string]int{"binary data": 1}, problems: []string{"review.md:1: binary data"}}},
+		{"too long", msg("x", fenceBT+"agc", reviewJSON, fenceBT), Options{Registry: testRegistry, MaxRecord: 20},
 			want{records: 1, skips: map[string]int{"too long": 1}, problems: []string{"review.md:1: the message is longer than the record limit of 20 bytes"}}},
 	}
 	for _, tt := range tests {
@@ -87,7 +87,7 @@ func TestJudgmentReader(t *testing.T) {
 func TestJudgmentFindingsKeepNoLocation(t *testing.T) {
 	in := strings.Join([]string{"x", fenceBT + "agc", reviewJSON, fenceBT}, "\n")
 	set := findings.NewSet()
-	if err := (judgmentReader{}).Read(context.Background(), Input{Name: "r.md", R: strings.NewReader(in)}, Options{}, set); err != nil {
+	if err := (judgmentReader{}).Read(context.Background(), Input{Name: "r.md", R: strings.NewReader(in)}, Options{Registry: testRegistry}, set); err != nil {
 		t.Fatal(err)
 	}
 	if len(set.Findings) != 2 {
@@ -132,28 +132,28 @@ func TestNamedJudgments(t *testing.T) {
 		named bool
 		want  []string // rule ids
 	}{
-		{"transcript block", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)), false, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"transcript block named", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)), true, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"transcript block split over records", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Review.")) + transcriptLine("m2", false, textBlock(fenceBT+"agc\n"+reviewJSON+"\n"+fenceBT)), true, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"transcript no block", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")), false, nil},
-		{"transcript no block named", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")), true, []string{"agc/judgment-no-block"}},
-		{"transcript ends in a tool call named", transcriptReader{}, user + transcriptLine("m0", false, textBlock(review)) + toolUse, true, []string{"agc/judgment-no-block"}},
-		{"transcript sidechain block after the main message", transcriptReader{}, user + transcriptLine("m2", false, textBlock("Looks fine.")) + transcriptLine("m3", true, textBlock(review)), true, []string{"agc/judgment-no-block"}},
-		{"transcript sidechain block not named", transcriptReader{}, user + transcriptLine("m3", true, textBlock(review)), false, nil},
-		{"transcript without assistant named", transcriptReader{}, user, true, []string{"agc/judgment-no-block"}},
-		{"transcript unreadable record after the message named", transcriptReader{}, user + transcriptLine("m2", false, textBlock(review)) + "{\"type\":\"assistant\",\n", true, []string{"agc/judgment-no-block"}},
-		{"stream block", streamJSONReader{}, initLine + result(review), false, []string{"code-review/naming", "code-review/sql-injection"}},
-		{"stream no block", streamJSONReader{}, initLine + result("Looks fine."), false, nil},
-		{"stream no block named", streamJSONReader{}, initLine + result("Looks fine."), true, []string{"agc/judgment-no-block"}},
-		{"stream without result named", streamJSONReader{}, initLine, true, []string{"agc/judgment-no-block"}},
-		{"execution file no block named", streamJSONReader{}, "[" + strings.TrimSpace(initLine) + ",\n" + strings.TrimSpace(result("Looks fine.")) + "]", true, []string{"agc/judgment-no-block"}},
+		{"transcript block", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock(review)), false, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript block named", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock(review)), true, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript block split over records", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Review.")) + transcriptLine("m2", false, textBlock(fenceBT+"agc\n"+reviewJSON+"\n"+fenceBT)), true, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"transcript no block", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Looks fine.")), false, nil},
+		{"transcript no block named", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Looks fine.")), true, []string{"agc/judgment-no-block"}},
+		{"transcript ends in a tool call named", readerOf(t, transcriptFormat), user + transcriptLine("m0", false, textBlock(review)) + toolUse, true, []string{"agc/judgment-no-block"}},
+		{"transcript sidechain block after the main message", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock("Looks fine.")) + transcriptLine("m3", true, textBlock(review)), true, []string{"agc/judgment-no-block"}},
+		{"transcript sidechain block not named", readerOf(t, transcriptFormat), user + transcriptLine("m3", true, textBlock(review)), false, nil},
+		{"transcript without assistant named", readerOf(t, transcriptFormat), user, true, []string{"agc/judgment-no-block"}},
+		{"transcript unreadable record after the message named", readerOf(t, transcriptFormat), user + transcriptLine("m2", false, textBlock(review)) + "{\"type\":\"assistant\",\n", true, []string{"agc/judgment-no-block"}},
+		{"stream block", readerOf(t, streamJSONFormat), initLine + result(review), false, []string{"code-review/naming", "code-review/sql-injection"}},
+		{"stream no block", readerOf(t, streamJSONFormat), initLine + result("Looks fine."), false, nil},
+		{"stream no block named", readerOf(t, streamJSONFormat), initLine + result("Looks fine."), true, []string{"agc/judgment-no-block"}},
+		{"stream without result named", readerOf(t, streamJSONFormat), initLine, true, []string{"agc/judgment-no-block"}},
+		{"execution file no block named", readerOf(t, streamJSONFormat), "[" + strings.TrimSpace(initLine) + ",\n" + strings.TrimSpace(result("Looks fine.")) + "]", true, []string{"agc/judgment-no-block"}},
 		{"markdown binary named", judgmentReader{}, "x\x00y", true, []string{"agc/judgment-no-block"}},
 		{"markdown binary", judgmentReader{}, "x\x00y", false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			set := findings.NewSet()
-			err := tt.rd.Read(context.Background(), Input{Name: "f", R: strings.NewReader(tt.in), Named: tt.named, Judgment: tt.named}, Options{}, set)
+			err := tt.rd.Read(context.Background(), Input{Name: "f", R: strings.NewReader(tt.in), Named: tt.named, Judgment: tt.named}, Options{Registry: testRegistry}, set)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -176,13 +176,13 @@ func FuzzNamedJudgment(f *testing.F) {
 	f.Add([]byte(`{"type":"system","subtype":"init","session_id":"S"}` + "\n" + `{"type":"result","result":"ok"}`))
 	f.Add([]byte("# Review\n\n" + fenceBT + "agc\n{}\n" + fenceBT))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, rd := range []Reader{transcriptReader{}, streamJSONReader{}, judgmentReader{}} {
+		for _, rd := range []Reader{readerOf(t, transcriptFormat), readerOf(t, streamJSONFormat), judgmentReader{}} {
 			set := findings.NewSet()
 			in := Input{Name: "f", R: bytes.NewReader(data), Named: true, Judgment: true}
-			if err := rd.Read(context.Background(), in, Options{MaxRecord: 1 << 16}, set); err != nil {
+			if err := rd.Read(context.Background(), in, Options{Registry: testRegistry, MaxRecord: 1 << 16}, set); err != nil {
 				t.Fatalf("%T: error on in-memory input: %v", rd, err)
 			}
-			if len(set.Findings) == 0 && set.Skips[skipJudgmentPass] == 0 {
+			if len(set.Findings) == 0 && set.Skips[SkipJudgmentPass] == 0 {
 				t.Fatalf("%T: named judgment gave no finding and no pass verdict (fails open); skips %v", rd, set.Skips)
 			}
 			for _, fd := range set.Findings {
@@ -202,8 +202,8 @@ func TestFinalMessageQuotingAGCBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := readFuzzed(t, streamJSONReader{}, append(line, '\n'))
-	if len(set.Findings) != 0 || set.Skips[skipNoAGCBlock] != 1 {
-		t.Errorf("findings %+v skips %v, want none and one %q", set.Findings, set.Skips, skipNoAGCBlock)
+	set := readFuzzed(t, readerOf(t, streamJSONFormat), append(line, '\n'))
+	if len(set.Findings) != 0 || set.Skips[SkipNoAGCBlock] != 1 {
+		t.Errorf("findings %+v skips %v, want none and one %q", set.Findings, set.Skips, SkipNoAGCBlock)
 	}
 }

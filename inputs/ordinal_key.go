@@ -8,18 +8,12 @@ import (
 	"strconv"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
-// keysByOrder reports whether runtime's events are keyed by order: its hook input names no tool
-// call, so its events are matched across files by session, event, tool, arguments and the order
-// of the calls with those arguments (ordinalKeys).
-func keysByOrder(runtime string) bool { return runtimes.For(runtime).KeysCallsByOrder() }
+// MaxOrdinalKeys bounds the key table of one file (about 3 MB).
+const MaxOrdinalKeys = 1 << 16
 
-// maxOrdinalKeys bounds the key table of one file (about 3 MB).
-const maxOrdinalKeys = 1 << 16
-
-// ordinalKeys names the events of calls that carry no tool-call id, within one file: the n-th
+// OrdinalKeys names the events of calls that carry no tool-call id, within one file: the n-th
 // call of a session with the same event, tool and arguments (compared as decoded JSON) is
 // "runtime/session/event/tool/<hash of the arguments>#n" in every file that records it. Hook-run
 // files count the runs of each hook apart (who = the hook), so two hooks on one call give that
@@ -27,66 +21,68 @@ const maxOrdinalKeys = 1 << 16
 // a key, so a file that misses a call shifts only the numbers of later calls with the very same
 // arguments; those are merged wrongly only when both files report the same rule for them (README,
 // "One event through several files without a call id"). It fails safe: a call whose arguments
-// are unreadable or over maxCallInput (so also any cut by a reader's window, since elideKeep >=
-// maxCallInput: the recorder's log keeps no such input either), of an unknown session, or past
+// are unreadable or over MaxCallInput (so also any cut by a reader's window, since ElideKeep >=
+// MaxCallInput: the recorder's log keeps no such input either), of an unknown session, or past
 // the table's bound gets no key, and a call without a key is never merged. Such a call is not
 // counted, which shifts only later calls with the very same arguments: the limit above.
-type ordinalKeys struct {
-	counts map[[32]byte]int // n per (runtime, session, event, tool, args, who)
-	max    int
+type OrdinalKeys struct {
+	counts  map[[32]byte]int // n per (runtime, session, event, tool, args, who)
+	max     int
+	byOrder func(runtime string) bool // Options.keysByOrder
 }
 
-// ordinalSlot is a call's place among its session's calls with the same arguments, made into a
+// OrdinalSlot is a call's place among its session's calls with the same arguments, made into a
 // key once the session is known (Copilot's stream names it only at its end).
-type ordinalSlot struct {
+type OrdinalSlot struct {
 	runtime, event, rest string // rest: "tool/<hash>"
 	n                    int    // 0: no place
 }
 
-func newOrdinalKeys() *ordinalKeys {
-	return &ordinalKeys{counts: map[[32]byte]int{}, max: maxOrdinalKeys}
+// NewOrdinalKeys is an empty key table for one file, keying the runtimes opts says are keyed by order.
+func NewOrdinalKeys(opts Options) *OrdinalKeys {
+	return &OrdinalKeys{counts: map[[32]byte]int{}, max: MaxOrdinalKeys, byOrder: opts.keysByOrder}
 }
 
-// nextSlot counts one more call (or hook run, for who != "") of c's session and returns its
+// NextSlot counts one more call (or hook run, for who != "") of c's session and returns its
 // place, whose key and callKey name it; the zero slot when it has none or c names its call by id.
-func (k *ordinalKeys) nextSlot(c findings.Call, who string) ordinalSlot {
-	if c.ToolUseID != "" || !keysByOrder(c.Runtime) {
-		return ordinalSlot{}
+func (k *OrdinalKeys) NextSlot(c findings.Call, who string) OrdinalSlot {
+	if c.ToolUseID != "" || !k.byOrder(c.Runtime) {
+		return OrdinalSlot{}
 	}
-	return k.place(c, who)
+	return k.Place(c, who)
 }
 
-// place counts one more call of c within c.SessionID (which may be "" in a file of one session
+// Place counts one more call of c within c.SessionID (which may be "" in a file of one session
 // whose id comes later) and scope who, and returns its place; the zero slot when it has none.
-func (k *ordinalKeys) place(c findings.Call, who string) ordinalSlot {
+func (k *OrdinalKeys) Place(c findings.Call, who string) OrdinalSlot {
 	args, ok := canonicalJSON(c.Input)
-	if !ok || len(c.Input) > maxCallInput {
-		return ordinalSlot{}
+	if !ok || len(c.Input) > MaxCallInput {
+		return OrdinalSlot{}
 	}
 	h := sha256.Sum256(args)
 	rest := c.Tool + "/" + hex.EncodeToString(h[:12])
 	id := counterID(c.Runtime, c.SessionID, c.Event+"/"+rest, who)
 	n, seen := k.counts[id]
 	if !seen && len(k.counts) >= k.max {
-		return ordinalSlot{} // the table is full: an unnumbered call is never merged
+		return OrdinalSlot{} // the table is full: an unnumbered call is never merged
 	}
 	k.counts[id] = n + 1
-	return ordinalSlot{runtime: c.Runtime, event: c.Event, rest: rest, n: n + 1}
+	return OrdinalSlot{runtime: c.Runtime, event: c.Event, rest: rest, n: n + 1}
 }
 
-// key is the slot's event key in session; "" when it has no place or the session is unknown.
-func (s ordinalSlot) key(session string) string {
+// Key is the slot's event key in session; "" when it has no place or the session is unknown.
+func (s OrdinalSlot) Key(session string) string {
 	if s.n == 0 || session == "" {
 		return ""
 	}
 	return s.runtime + "/" + session + "/" + s.event + "/" + s.rest + "#" + strconv.Itoa(s.n)
 }
 
-// callKey names the call itself in session, whichever event of it was counted: the n-th call
+// CallKey names the call itself in session, whichever event of it was counted: the n-th call
 // with these arguments is the n-th run of each hook on them, of any event, and the n-th call of a
 // file of calls. It keys the call in the tool-call timeline (CallEvent.Key, findings.Call.Key);
 // "" like key.
-func (s ordinalSlot) callKey(session string) string {
+func (s OrdinalSlot) CallKey(session string) string {
 	if s.n == 0 || session == "" {
 		return ""
 	}

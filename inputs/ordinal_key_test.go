@@ -10,7 +10,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 )
 
-// ordinalStep is one call fed to an ordinalKeys table, and the key's number it must get (0: none).
+// ordinalStep is one call fed to an OrdinalKeys table, and the key's number it must get (0: none).
 type ordinalStep struct {
 	call findings.Call
 	who  string
@@ -20,10 +20,10 @@ type ordinalStep struct {
 
 // TestOrdinalKeys: one key for Gemini and Copilot, with one fail-safe rule for both: the same
 // args however spelled share a base, other args, sessions or hooks count apart, and a call whose
-// args cannot be compared (unreadable, none, over maxCallInput, cut by a reader's window) or
+// args cannot be compared (unreadable, none, over MaxCallInput, cut by a reader's window) or
 // whose session is unknown gets no key, without changing the numbers of calls with other args.
 func TestOrdinalKeys(t *testing.T) {
-	big := json.RawMessage(`{"command":"` + strings.Repeat("x", elideKeep) + `"}`) // what a cut string leaves
+	big := json.RawMessage(`{"command":"` + strings.Repeat("x", ElideKeep) + `"}`) // what a cut string leaves
 	for _, rt := range []string{agent.Gemini, agent.Copilot} {
 		c := func(session, tool, args string) findings.Call {
 			return findings.Call{Runtime: rt, SessionID: session, Event: "ev", Tool: tool, Input: json.RawMessage(args)}
@@ -47,16 +47,16 @@ func TestOrdinalKeys(t *testing.T) {
 			{"unreadable args: no key", []ordinalStep{{call: c("s", "sh", `{"command":"ls"`)},
 				{call: c("s", "sh", `{"command":"ls"}`), want: 1}, {call: c("s", "sh", `null`)}}},
 			{"no args: no key", []ordinalStep{{call: c("s", "sh", ``)}, {call: c("s", "sh", `{}`), want: 1}}},
-			{"args over maxCallInput or cut: no key, however often", []ordinalStep{{call: bigCall}, {call: bigCall},
+			{"args over MaxCallInput or cut: no key, however often", []ordinalStep{{call: bigCall}, {call: bigCall},
 				{call: c("s", "sh", `{"command":"ls"}`), want: 1}}},
 			{"a call id keys the call itself", []ordinalStep{{call: withID}}},
 		}
 		for _, tc := range cases {
-			t.Run(rt+"/"+tc.name, func(t *testing.T) { checkOrdinalSteps(t, newOrdinalKeys(), tc.steps) })
+			t.Run(rt+"/"+tc.name, func(t *testing.T) { checkOrdinalSteps(t, NewOrdinalKeys(Options{Registry: testRegistry}), tc.steps) })
 		}
 	}
 	t.Run("full table", func(t *testing.T) {
-		k := newOrdinalKeys()
+		k := NewOrdinalKeys(Options{Registry: testRegistry})
 		k.max = 1
 		c := findings.Call{Runtime: agent.Gemini, SessionID: "s", Event: "ev", Tool: "sh", Input: json.RawMessage(`{}`)}
 		d := c
@@ -65,15 +65,15 @@ func TestOrdinalKeys(t *testing.T) {
 	})
 	t.Run("other runtimes are not keyed by order", func(t *testing.T) {
 		c := findings.Call{Runtime: agent.Codex, SessionID: "s", Event: "ev", Tool: "shell", Input: json.RawMessage(`{}`)}
-		checkOrdinalSteps(t, newOrdinalKeys(), []ordinalStep{{call: c}})
+		checkOrdinalSteps(t, NewOrdinalKeys(Options{Registry: testRegistry}), []ordinalStep{{call: c}})
 	})
 }
 
-func checkOrdinalSteps(t *testing.T, k *ordinalKeys, steps []ordinalStep) {
+func checkOrdinalSteps(t *testing.T, k *OrdinalKeys, steps []ordinalStep) {
 	t.Helper()
 	keys := make([]string, len(steps))
 	for i, s := range steps {
-		keys[i] = k.nextSlot(s.call, s.who).key(s.call.SessionID)
+		keys[i] = k.NextSlot(s.call, s.who).Key(s.call.SessionID)
 		base, n, _ := strings.Cut(keys[i], "#")
 		switch {
 		case s.want == 0 && keys[i] != "":

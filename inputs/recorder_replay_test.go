@@ -28,7 +28,7 @@ func TestRecorderTransparent(t *testing.T) {
 			}
 			all := findings.NewSet()
 			for _, file := range []string{"hook-log.jsonl", "session.jsonl", "stream.jsonl"} {
-				set, _ := readClaude(t, filepath.Join(dir, file), Options{IncludeUnstructured: true})
+				set, _ := readClaude(t, filepath.Join(dir, file), Options{Registry: testRegistry, IncludeUnstructured: true})
 				if len(set.Findings) != events {
 					t.Errorf("%s alone: %d findings, want %d (one per event): %v", file, len(set.Findings), events, ruleIDs(set))
 				}

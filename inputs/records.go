@@ -13,16 +13,16 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// record is one JSON value read from a JSON-lines stream: a line, or several lines of one
+// Record is one JSON value read from a JSON-lines stream: a line, or several lines of one
 // pretty-printed value.
-type record struct {
+type Record struct {
 	Line int    // 1-based line where the record starts
 	Data []byte // the record's bytes; valid only during the callback
 	// Problem is set when the record cannot be parsed as it stands: too long, cut short, or not
 	// JSON at all. Data then holds what was read (possibly nothing, for a record too long).
 	Problem string
 	// Elided is set when the record was longer than the reader's window and string values in it
-	// were cut to their first elideKeep bytes (elide.go).
+	// were cut to their first ElideKeep bytes (elide.go).
 	Elided bool
 }
 
@@ -49,17 +49,17 @@ func newLineReader(r io.Reader, max, window int) *lineReader {
 }
 
 // lineSource is what a line reader reads r through: r itself when it hands out slices of its
-// own buffer (a window reader of a file, window.go; a bufio.Reader), else bufReader(r).
+// own buffer (a window reader of a file, window.go; a bufio.Reader), else BufReader(r).
 func lineSource(r io.Reader) sliceReader {
 	if sr, ok := r.(sliceReader); ok {
 		return sr
 	}
-	return bufReader(r)
+	return BufReader(r)
 }
 
-// bufReader returns r itself when it is already buffered (collect sizes its buffer to the file,
+// BufReader returns r itself when it is already buffered (collect sizes its buffer to the file,
 // so a tiny file costs no 256 KiB buffer), else a 256 KiB buffered reader of it.
-func bufReader(r io.Reader) *bufio.Reader {
+func BufReader(r io.Reader) *bufio.Reader {
 	if br, ok := r.(*bufio.Reader); ok {
 		return br
 	}
@@ -141,18 +141,18 @@ func trimEOL(b []byte) []byte {
 // and concatenated, as `jq` writes them — into records, and calls fn for each, in order. Blank
 // lines are passed over. A value that never closes is reported as cut short when the next value
 // starts at column 0 or the input ends. fn's error stops the scan and is returned.
-func scanRecords(ctx context.Context, r io.Reader, max int, fn func(record) error) error {
+func scanRecords(ctx context.Context, r io.Reader, max int, fn func(Record) error) error {
 	return scanLines(ctx, r, max, 0, fn)
 }
 
-// scanWindowed is scanRecords for readers that need only parts of long records: a line longer
-// than elideWindow reaches fn as its skeleton, with Elided set when strings in it were cut.
-func scanWindowed(ctx context.Context, r io.Reader, max int, fn func(record) error) error {
-	return scanLines(ctx, r, max, elideWindow, fn)
+// ScanWindowed is scanRecords for readers that need only parts of long records: a line longer
+// than ElideWindow reaches fn as its skeleton, with Elided set when strings in it were cut.
+func ScanWindowed(ctx context.Context, r io.Reader, max int, fn func(Record) error) error {
+	return scanLines(ctx, r, max, ElideWindow, fn)
 }
 
 // scanLines is scanRecords with a window (0: none).
-func scanLines(ctx context.Context, r io.Reader, max, window int, fn func(record) error) error {
+func scanLines(ctx context.Context, r io.Reader, max, window int, fn func(Record) error) error {
 	return scanFrom(ctx, r, max, window, 0, fn)
 }
 
@@ -163,7 +163,7 @@ func scanLines(ctx context.Context, r io.Reader, max, window int, fn func(record
 // value that is open outside a string (pretty-printed) goes on to the next line, unless that line
 // starts a new value at column 0, which means the open one was cut short. So one cut record never
 // hides the records after it.
-func scanFrom(ctx context.Context, r io.Reader, max, window, passed int, fn func(record) error) error {
+func scanFrom(ctx context.Context, r io.Reader, max, window, passed int, fn func(Record) error) error {
 	sc := &scanner{lr: newLineReader(r, max, window), fn: fn}
 	sc.lr.line = passed
 	for n := 0; ; n++ {
@@ -180,7 +180,7 @@ func scanFrom(ctx context.Context, r io.Reader, max, window, passed int, fn func
 			if e := sc.flushCut(); e != nil {
 				return e
 			}
-			if e := fn(record{Line: num, Problem: fmt.Sprintf("line longer than the record limit of %d bytes; skipped", sc.lr.max)}); e != nil {
+			if e := fn(Record{Line: num, Problem: fmt.Sprintf("line longer than the record limit of %d bytes; skipped", sc.lr.max)}); e != nil {
 				return e
 			}
 			continue
@@ -204,7 +204,7 @@ const (
 // bracket depth is all the state nest carries over.
 type scanner struct {
 	lr        *lineReader
-	fn        func(record) error
+	fn        func(Record) error
 	acc       []byte // lines of a value still open; nil when none
 	accLine   int
 	accElided bool
@@ -219,7 +219,7 @@ func (sc *scanner) flushCut() error {
 	if sc.acc == nil {
 		return nil
 	}
-	rec := record{Line: sc.accLine, Data: sc.acc, Problem: cutNeverCloses}
+	rec := Record{Line: sc.accLine, Data: sc.acc, Problem: cutNeverCloses}
 	sc.reset()
 	return sc.fn(rec)
 }
@@ -237,7 +237,7 @@ func (sc *scanner) line(line []byte, num int) error {
 		return sc.start(line, num)
 	}
 	if len(sc.acc)+len(line)+1 > sc.lr.max {
-		rec := record{Line: sc.accLine, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", sc.lr.max)}
+		rec := Record{Line: sc.accLine, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", sc.lr.max)}
 		sc.reset()
 		return sc.fn(rec)
 	}
@@ -247,11 +247,11 @@ func (sc *scanner) line(line []byte, num int) error {
 	sc.nest.Scan(line)
 	switch {
 	case sc.nest.InString:
-		rec := record{Line: sc.accLine, Data: sc.acc, Problem: fmt.Sprintf(cutInString, num)}
+		rec := Record{Line: sc.accLine, Data: sc.acc, Problem: fmt.Sprintf(cutInString, num)}
 		sc.reset()
 		return sc.fn(rec)
 	case sc.nest.Depth <= 0:
-		rec := record{Line: sc.accLine, Data: bytes.TrimSpace(sc.acc), Elided: sc.accElided}
+		rec := Record{Line: sc.accLine, Data: bytes.TrimSpace(sc.acc), Elided: sc.accElided}
 		sc.reset()
 		return sc.fn(rec)
 	}
@@ -269,15 +269,15 @@ func (sc *scanner) start(line []byte, num int) error {
 	// an object or array is handed over as is, without scanning it; the JSON parser reports it if
 	// it was cut inside a string that happened to end in a brace.
 	if closesOnLine(trimmed) || (trimmed[0] != '{' && trimmed[0] != '[') {
-		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
+		return sc.fn(Record{Line: num, Data: trimmed, Elided: sc.lr.elided})
 	}
 	var n jsonscan.Nesting
 	n.Scan(trimmed)
 	switch {
 	case n.InString:
-		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided, Problem: fmt.Sprintf(cutInString, num)})
+		return sc.fn(Record{Line: num, Data: trimmed, Elided: sc.lr.elided, Problem: fmt.Sprintf(cutInString, num)})
 	case n.Depth <= 0:
-		return sc.fn(record{Line: num, Data: trimmed, Elided: sc.lr.elided})
+		return sc.fn(Record{Line: num, Data: trimmed, Elided: sc.lr.elided})
 	}
 	sc.acc = append(make([]byte, 0, len(line)*2), line...)
 	sc.accLine, sc.nest, sc.accElided = num, n, sc.lr.elided
@@ -305,17 +305,17 @@ func grow(b []byte, n int) []byte {
 	return nb
 }
 
-// decodeLine decodes one line of a JSONL input into v, or counts why it cannot: a problem the
+// DecodeLine decodes one line of a JSONL input into v, or counts why it cannot: a problem the
 // line reader met (a cut or unreadable line), or JSON that is not what (e.g. "a rollout record").
 // It returns the line's place and whether v holds the record.
-func decodeLine(set *findings.Set, name string, rec record, what string, v any) (findings.Source, bool) {
+func DecodeLine(set *findings.Set, name string, rec Record, what string, v any) (findings.Source, bool) {
 	src := findings.Source{File: name, Line: rec.Line}
 	if rec.Problem != "" {
 		set.Problemf(src, "unreadable record", "%s", rec.Problem)
 		return src, false
 	}
 	if err := json.Unmarshal(rec.Data, v); err != nil {
-		set.Problemf(src, skipBadJSON, "not %s: %v", what, err)
+		set.Problemf(src, SkipBadJSON, "not %s: %v", what, err)
 		return src, false
 	}
 	return src, true

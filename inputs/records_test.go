@@ -19,7 +19,7 @@ type gotRecord struct {
 
 func scanAll(t testing.TB, in string, max int) []gotRecord {
 	var out []gotRecord
-	err := scanRecords(context.Background(), strings.NewReader(in), max, func(r record) error {
+	err := scanRecords(context.Background(), strings.NewReader(in), max, func(r Record) error {
 		out = append(out, gotRecord{r.Line, string(r.Data), r.Problem != ""})
 		return nil
 	})
@@ -88,7 +88,7 @@ func TestLineReaderLongLine(t *testing.T) {
 func TestScanRecordsCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := scanRecords(ctx, strings.NewReader("{}\n"), 0, func(record) error { return nil })
+	err := scanRecords(ctx, strings.NewReader("{}\n"), 0, func(Record) error { return nil })
 	if err == nil {
 		t.Fatal("want the context's error")
 	}
@@ -109,7 +109,7 @@ func FuzzScanRecords(f *testing.F) {
 		const max = 1 << 10
 		last := 0
 		got := map[int]string{}
-		err := scanRecords(context.Background(), bytes.NewReader(in), max, func(r record) error {
+		err := scanRecords(context.Background(), bytes.NewReader(in), max, func(r Record) error {
 			if r.Problem == "" {
 				got[r.Line] = string(r.Data)
 			}
@@ -155,9 +155,9 @@ func TestDetectLines(t *testing.T) {
 		{"", "", 0},
 	}
 	for _, tt := range tests {
-		f, line, err := DetectLines(context.Background(), strings.NewReader(tt.in), 1<<30)
+		f, line, err := testRegistry.DetectLines(context.Background(), strings.NewReader(tt.in), 1<<30)
 		if err != nil || f != tt.want || line != tt.line {
-			t.Errorf("DetectLines(%.20q…) = %q, line %d, %v; want %q, line %d", tt.in, f, line, err, tt.want, tt.line)
+			t.Errorf("testRegistry.DetectLines(%.20q…) = %q, line %d, %v; want %q, line %d", tt.in, f, line, err, tt.want, tt.line)
 		}
 	}
 }
@@ -170,11 +170,11 @@ func TestReadersCutLineHidesNothing(t *testing.T) {
 		file   string
 		format Format
 	}{
-		{"../testdata/claude/pre-deny/stream.jsonl", StreamJSON},
-		{"../testdata/claude/pre-deny/session.jsonl", Transcript},
+		{"../testdata/claude/pre-deny/stream.jsonl", streamJSONFormat},
+		{"../testdata/claude/pre-deny/session.jsonl", transcriptFormat},
 		{"../testdata/claude/pre-deny/hook-log.jsonl", HookLog},
-		{"../testdata/claude/post-block/stream.jsonl", StreamJSON},
-		{"../testdata/claude/post-block/session.jsonl", Transcript},
+		{"../testdata/claude/post-block/stream.jsonl", streamJSONFormat},
+		{"../testdata/claude/post-block/session.jsonl", transcriptFormat},
 	} {
 		data, err := os.ReadFile(c.file)
 		if err != nil {
@@ -213,12 +213,12 @@ func TestReadersCutLineHidesNothing(t *testing.T) {
 
 func readFormat(t *testing.T, f Format, data []byte) *findings.Set {
 	t.Helper()
-	rd, err := ReaderFor(f)
+	rd, err := testRegistry.ReaderFor(f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	set := findings.NewSet()
-	if err := rd.Read(context.Background(), Input{Name: "x.jsonl", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, set); err != nil {
+	if err := rd.Read(context.Background(), Input{Name: "x.jsonl", R: bytes.NewReader(data)}, Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 		t.Fatal(err)
 	}
 	return set

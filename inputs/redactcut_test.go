@@ -29,7 +29,7 @@ func texts(set *findings.Set) string {
 func TestRedactBeforeCut(t *testing.T) {
 	tok := secrettest.Join("gh", "p_", secrettest.Fake(300, 36, secrettest.Alnum))
 	part := tok[:12] // what a cut through the token would keep, at least
-	opts := Options{IncludeUnstructured: true, Sink: Funcs{Redactf: redact.New(redact.Options{}).String}}
+	opts := Options{Registry: testRegistry, IncludeUnstructured: true, Sink: Funcs{Redactf: redact.New(redact.Options{}).String}}
 	pad := func(n int) string { return strings.Repeat("x", n) + " " }
 	rec := func(cmd, stderr string, exit int) string {
 		b, _ := json.Marshal(map[string]any{"time": "2026-11-30T10:00:00Z", "runtime": "claude-code",
@@ -63,7 +63,7 @@ func TestRedactBeforeCut(t *testing.T) {
 func TestSchemaMessagesNeverCut(t *testing.T) {
 	tok := secrettest.Join("gh", "p_", secrettest.Fake(301, 36, secrettest.Alnum))
 	data := `{"agc":"0.1","gate":{"id":"g","kind":"runtime"},"verdict":"block because of the token ` + tok + ` found in the call","findings":[]}` + "\n"
-	_, set := readAs(t, "responses.jsonl", []byte(data), Options{})
+	_, set := readAs(t, "responses.jsonl", []byte(data), Options{Registry: testRegistry})
 	got := texts(set)
 	if strings.Contains(got, tok[:10]) {
 		t.Errorf("part of an over-long value was quoted:\n%s", got)

@@ -60,13 +60,13 @@ func (g *guardedLines) retire() {
 // the call only).
 func readKept(t *testing.T, format Format, data []byte, guarded bool) (*findings.Set, []EditCall, []CallEvent) {
 	t.Helper()
-	r, err := ReaderFor(format)
+	r, err := testRegistry.ReaderFor(format)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var edits []EditCall
 	var calls []CallEvent
-	opts := Options{IncludeUnstructured: true,
+	opts := Options{Registry: testRegistry, IncludeUnstructured: true,
 		Edits: true, Calls: true, Sink: Funcs{
 			OnEdit: func(e EditCall) { e.Input = bytes.Clone(e.Input); edits = append(edits, e) },
 			OnCall: func(c CallEvent) { calls = append(calls, c) }}}
@@ -81,7 +81,7 @@ func readKept(t *testing.T, format Format, data []byte, guarded bool) (*findings
 	if err := r.Read(context.Background(), Input{Name: "in.jsonl", R: src}, opts, set); err != nil {
 		t.Fatal(err)
 	}
-	g.retire() // the last record's bytes are gone too, once the reading is done
+	g.retire() // the last Record's bytes are gone too, once the reading is done
 	set.ListUnlisted("in.jsonl")
 	set.Compact()
 	return set, edits, calls
@@ -106,7 +106,7 @@ func TestRecordBytesNotKept(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		format := Detect(data[:min(len(data), SniffSize)])
+		format := testRegistry.Detect(data[:min(len(data), SniffSize)])
 		if format == "" || format == Judgment || format == AGC { // read whole, not line by line
 			continue
 		}

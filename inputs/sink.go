@@ -40,16 +40,16 @@ func (o Options) add(set *findings.Set, f findings.Finding) bool {
 	return o.Sink.Finding(set, f)
 }
 
-// calls reports whether the readers hand over the tool-call timeline.
-func (o Options) calls() bool { return o.Calls && o.Sink != nil }
+// ReadsCalls reports whether the readers hand over the tool-call timeline.
+func (o Options) ReadsCalls() bool { return o.Calls && o.Sink != nil }
 
-// callKey is the slot's call key in session when the readers hand over the timeline (only the
+// CallKey is the slot's call key in session when the readers hand over the timeline (only the
 // timeline reads it), else "".
-func (o Options) callKey(s ordinalSlot, session string) string {
-	if !o.calls() {
+func (o Options) CallKey(s OrdinalSlot, session string) string {
+	if !o.ReadsCalls() {
 		return ""
 	}
-	return s.callKey(session)
+	return s.CallKey(session)
 }
 
 // Funcs is a Sink made of functions, each optional, for a caller that wants one part of what the

@@ -6,11 +6,11 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// head is a file's first bytes (up to SniffSize) as the formats' sniffers see them. The
+// Head is a file's first bytes (up to SniffSize) as the formats' sniffers see them. The
 // top-level members of the object it starts with are found once, by the first sniffer that asks:
 // detection tries every format in turn, and on 10,000 one-line files each sniffer walking the
 // head again was a sixth of collect's CPU.
-type head struct {
+type Head struct {
 	raw      []byte
 	walked   bool
 	members  []member
@@ -20,16 +20,19 @@ type head struct {
 
 // member is one top-level member of the object a head starts with.
 type member struct {
-	key []byte // the raw key with its quotes (rawStr decodes it)
+	key []byte // the raw key with its quotes (RawStr decodes it)
 	val []byte // the raw value; nil when the head ends inside it
 }
 
-// newHead is the head of a file whose first bytes are b.
-func newHead(b []byte) *head { return &head{raw: b} }
+// Raw is the head's bytes, as detection got them.
+func (h *Head) Raw() []byte { return h.raw }
+
+// NewHead is the head of a file whose first bytes are b.
+func NewHead(b []byte) *Head { return &Head{raw: b} }
 
 // walk lists the members of the object the head starts with: every member before the head ends
 // or the JSON breaks, the member the head cuts included (with val nil).
-func (h *head) walk() {
+func (h *Head) walk() {
 	if h.walked {
 		return
 	}
@@ -46,11 +49,11 @@ func (h *head) walk() {
 	})
 }
 
-// get is the raw value of the first member written key (without escapes) of the object the head
+// Get is the raw value of the first member written key (without escapes) of the object the head
 // starts with, as jsonscan.Lookup(raw, key) gives it: nil when absent or cut. (On broken JSON
 // this may differ from a lookup in the first value as jsonscan.ValueEnd bounds it; either is a
 // guess there, and every reader checks its records again.)
-func (h *head) get(key string) []byte {
+func (h *Head) Get(key string) []byte {
 	h.walk()
 	for _, m := range h.members {
 		if m.val == nil {
@@ -63,9 +66,9 @@ func (h *head) get(key string) []byte {
 	return nil
 }
 
-// first is the raw key (with its quotes) and raw value of the first member of the object the
+// First is the raw key (with its quotes) and raw value of the first member of the object the
 // head starts with, nil when it starts with none; the value is nil when the head ends in it.
-func (h *head) first() (key, val []byte) {
+func (h *Head) First() (key, val []byte) {
 	h.walk()
 	if len(h.members) == 0 {
 		return nil, nil
@@ -73,14 +76,14 @@ func (h *head) first() (key, val []byte) {
 	return h.members[0].key, h.members[0].val
 }
 
-// keys calls fn with each top-level key, decoded, the cut member's included, and says whether the
+// Keys calls fn with each top-level key, decoded, the cut member's included, and says whether the
 // object was read to its end.
-func (h *head) keys(fn func(key []byte)) bool {
+func (h *Head) Keys(fn func(key []byte)) bool {
 	h.walk()
 	for _, m := range h.members {
 		k := m.key[1 : len(m.key)-1]
 		if bytes.IndexByte(k, '\\') >= 0 {
-			k = []byte(rawStr(m.key))
+			k = []byte(RawStr(m.key))
 		}
 		fn(k)
 	}

@@ -13,10 +13,10 @@ var sniffKeys = []string{"type", "subtype", "sessionId", "parentUuid", "leafUuid
 // checkHead fails when a head's members differ from what a walk of the bytes with jsonscan gives.
 func checkHead(t *testing.T, b []byte) {
 	t.Helper()
-	h := newHead(b)
+	h := NewHead(b)
 	for _, k := range sniffKeys {
 		want := jsonscan.Lookup(b, k)[0]
-		if got := h.get(k); !bytes.Equal(got, want) || (got == nil) != (want == nil) {
+		if got := h.Get(k); !bytes.Equal(got, want) || (got == nil) != (want == nil) {
 			t.Fatalf("head %q: get(%q) = %q, want %q", b, k, got, want)
 		}
 	}
@@ -30,11 +30,11 @@ func checkHead(t *testing.T, b []byte) {
 		}
 		return true
 	})
-	if k, v := h.first(); !bytes.Equal(k, wantKey) || !bytes.Equal(v, wantVal) {
+	if k, v := h.First(); !bytes.Equal(k, wantKey) || !bytes.Equal(v, wantVal) {
 		t.Fatalf("head %q: first() = %q, %q; want %q, %q", b, k, v, wantKey, wantVal)
 	}
 	n := 0
-	if whole := h.keys(func([]byte) { n++ }); whole != wantWhole {
+	if whole := h.Keys(func([]byte) { n++ }); whole != wantWhole {
 		t.Fatalf("head %q: keys() whole = %v, want %v", b, whole, wantWhole)
 	}
 }

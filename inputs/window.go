@@ -19,7 +19,7 @@ import (
 // out a line longer than its buffer.
 
 // defaultWindow is how many bytes of a file a window reader holds at once: more than the
-// longest line a windowed reader holds whole (elideWindow), so that such a line is never copied.
+// longest line a windowed reader holds whole (ElideWindow), so that such a line is never copied.
 const defaultWindow = 2 << 20
 
 // sliceReader is what the line reader needs of its source: bufio.Reader.ReadSlice.

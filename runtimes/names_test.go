@@ -24,15 +24,6 @@ var namesAllowed = map[string]string{
 	"runtimes/codex/checks.go":    "a Codex fact in its row's text: it applies updatedInput only with allow, the opposite of Claude Code",
 	"runtimes/copilot/checks.go":  "a Copilot fact in its rows' texts: it ignores an answer shaped as Claude Code's hookSpecificOutput",
 	"runtimes/copilot/binding.go": "a Copilot fact: it ignores an answer shaped as Claude Code's hookSpecificOutput, and says so",
-	"inputs/input.go":             "the --format list names the runtimes' formats",
-	"inputs/codex_events.go":      "Codex reader, still in package inputs",
-	"inputs/codex_rollout.go":     "Codex reader, still in package inputs",
-	"inputs/copilot_events.go":    "Copilot reader, still in package inputs",
-	"inputs/gemini_session.go":    "Gemini reader, still in package inputs",
-	"inputs/gemini_stream.go":     "Gemini reader, still in package inputs",
-	"inputs/gemini_telemetry.go":  "Gemini reader, still in package inputs",
-	"inputs/claude_groups.go":     "Claude Code transcript reader, still in package inputs",
-	"inputs/streamjson.go":        "Claude Code stream-json reader, still in package inputs",
 	"anchor/paths.go":             "Claude Code's worktree folders (.claude/worktrees/), seen through for records of any runtime",
 	"collect/read.go":             "a message that names the input formats",
 	"collect/finish.go":           "$CLAUDE_PROJECT_DIR, the project folder hooks run in, to make recorded paths relative",
@@ -45,7 +36,7 @@ var namesAllowed = map[string]string{
 }
 
 // TestRuntimeNamesOutsideFolders: no identifier or string literal of non-test Go code names a
-// runtime (claude, codex, gemini, copilot, in any case, their ids included) outside that
+// runtime (claude, codex, gemini, copilot, qwen, in any case, their ids included) outside that
 // runtime's folder, the registry and the id package, but in the files namesAllowed lists.
 func TestRuntimeNamesOutsideFolders(t *testing.T) {
 	root := ".."
@@ -144,9 +135,9 @@ func runtimeWords(rel string, src []byte) []wordHit {
 // TestRuntimeWordsFinds: the scan sees identifiers and literals in any case, never comments, and
 // a runtime's folder may spell its own word but not another's.
 func TestRuntimeWordsFinds(t *testing.T) {
-	src := "package x\n// codex in a comment\nvar GeminiX = \"copilot-cli\"\nconst c = `Claude Code`\nvar plain = 1\n"
-	if got := runtimeWords("x.go", []byte(src)); len(got) != 3 {
-		t.Fatalf("got %d hits, want 3: %+v", len(got), got)
+	src := "package x\n// codex in a comment\nvar GeminiX = \"copilot-cli\"\nconst c = `Claude Code`\nvar q = \"qwen-code\"\nvar plain = 1\n"
+	if got := runtimeWords("x.go", []byte(src)); len(got) != 4 {
+		t.Fatalf("got %d hits, want 4: %+v", len(got), got)
 	}
 	for _, c := range []struct {
 		rel, word string
@@ -157,6 +148,8 @@ func TestRuntimeWordsFinds(t *testing.T) {
 		{"runtimes/runtimes.go", "gemini", true},
 		{"agent/agent.go", "copilot", true},
 		{"inputs/hookevent.go", "claude", false},
+		{"runtimes/qwen/binding.go", "qwen", true},
+		{"runtimes/claude/binding.go", "qwen", false},
 	} {
 		if got := mayName(c.rel, c.word); got != c.want {
 			t.Errorf("mayName(%s, %s) = %v, want %v", c.rel, c.word, got, c.want)

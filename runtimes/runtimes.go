@@ -5,6 +5,7 @@ package runtimes
 
 import (
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/runtimes/claude"
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
@@ -20,6 +21,30 @@ var bindings = []gates.Binding{
 	gemini.Binding{},
 	copilot.Binding{},
 	qwen.Binding{},
+}
+
+// formats are the input formats, in the order detection tries them (the first match wins), as
+// --format lists them. Adding a runtime's log format adds one line.
+func formats() []inputs.FormatSpec {
+	return []inputs.FormatSpec{
+		claude.StreamJSONFormat(),
+		claude.TranscriptFormat(),
+		inputs.HookLogFormat(),
+		codex.RolloutFormat(),
+		copilot.EventsFormat(),
+		codex.EventsFormat(),
+		gemini.SessionFormat(),
+		gemini.StreamFormat(),
+		gemini.TelemetryFormat(),
+		inputs.AGCFormat(),
+		inputs.JudgmentFormat(),
+	}
+}
+
+// Inputs is what the readers of package inputs need from this registry: the formats and the
+// bindings. The commands hand it down in inputs.Options.
+func Inputs() inputs.Registry {
+	return inputs.Registry{Formats: formats(), Binding: For, Bindings: Bindings()}
 }
 
 // Bindings returns the registered bindings, the default first.

@@ -10,16 +10,16 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
-// scanArray splits one JSON array — the claude-code-action execution file, `JSON.stringify(messages,
+// ScanArray splits one JSON array — the claude-code-action execution file, `JSON.stringify(messages,
 // null, 2)`, possibly hundreds of megabytes — into its elements without holding more than one
 // element, and calls fn for each with the 1-based line where it starts. An element longer than max
 // is skipped (its bytes are not kept) and reported; an element cut off by the end of input is
 // reported as cut short. r must start with '[' after optional white space.
-func scanArray(ctx context.Context, r io.Reader, max int, fn func(record) error) error {
+func ScanArray(ctx context.Context, r io.Reader, max int, fn func(Record) error) error {
 	if max <= 0 {
 		max = DefaultMaxRecord
 	}
-	a := &arrayScan{br: bufReader(r), max: max, fn: fn, line: 1}
+	a := &arrayScan{br: BufReader(r), max: max, fn: fn, line: 1}
 	for n := 0; !a.closed; n++ {
 		if n&63 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -48,11 +48,11 @@ func scanArray(ctx context.Context, r io.Reader, max int, fn func(record) error)
 	return a.finish()
 }
 
-// arrayScan is the state of scanArray between chunks of its input.
+// arrayScan is the state of ScanArray between chunks of its input.
 type arrayScan struct {
 	br       *bufio.Reader
 	max      int
-	fn       func(record) error
+	fn       func(Record) error
 	line     int  // line of chunk[pos]
 	pos      int  // how far line has counted into the current chunk
 	seg      int  // where the current element's bytes begin in the current chunk
@@ -108,7 +108,7 @@ func (a *arrayScan) open(c []byte, i int) (int, error) {
 		return i, nil
 	case c[i] != '[':
 		a.notArray = true
-		return i, a.fn(record{Line: a.lineAt(c, i), Data: []byte{}, Problem: "not a JSON array of messages"})
+		return i, a.fn(Record{Line: a.lineAt(c, i), Data: []byte{}, Problem: "not a JSON array of messages"})
 	}
 	a.opened = true
 	return i + 1, nil
@@ -193,9 +193,9 @@ func (a *arrayScan) keep(c []byte, end int) {
 
 // emit hands over the current element and starts looking for the next.
 func (a *arrayScan) emit() error {
-	rec := record{Line: a.start, Data: a.buf}
+	rec := Record{Line: a.start, Data: a.buf}
 	if a.over {
-		rec = record{Line: a.start, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", a.max)}
+		rec = Record{Line: a.start, Problem: fmt.Sprintf("JSON value longer than the record limit of %d bytes; skipped", a.max)}
 	}
 	a.start, a.buf, a.over = 0, a.buf[:0], false
 	return a.fn(rec)
@@ -210,7 +210,7 @@ func (a *arrayScan) finish() error {
 		if a.buf == nil {
 			a.buf = []byte{}
 		}
-		return a.fn(record{Line: a.start, Data: a.buf, Problem: cutNeverCloses})
+		return a.fn(Record{Line: a.start, Data: a.buf, Problem: cutNeverCloses})
 	}
 	if a.closed {
 		_, err := io.Copy(io.Discard, a.br)

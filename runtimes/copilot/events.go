@@ -1,4 +1,4 @@
-package inputs
+package copilot
 
 import (
 	"bytes"
@@ -13,12 +13,17 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
-	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// CopilotEvents is the format of GitHub Copilot CLI's typed events: the session's
+// Events is the format of GitHub Copilot CLI's typed events: the session's
 // session-state/<id>/events.jsonl, or the stdout of `copilot -p … --output-format json`.
-const CopilotEvents Format = "copilot-events"
+const Events inputs.Format = "copilot-events"
+
+// EventsFormat is the events' format as the registry lists it: name, sniff, reader.
+func EventsFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Events, Sniff: sniffCopilotEvents, Reader: copilotEventsReader{}}
+}
 
 // copilotEventsReader reads Copilot CLI's events ({type, data, id, timestamp, parentId}). The
 // session file keeps hook runs: hook.start (its input names the tool calls with their ids and
@@ -30,9 +35,9 @@ const CopilotEvents Format = "copilot-events"
 // its denials from them and one without reads them from the tool results.
 //
 // Copilot's hook stdin, which the recorder logs, carries no tool-call id, so one event is matched
-// across the log and these files by its order key (ordinalKeys): session, event, tool, the exact
+// across the log and these files by its order key (OrdinalKeys): session, event, tool, the exact
 // args and how many calls with those args came before in the session. A call this file cannot
-// place (args over maxCallInput or unknown) is keyed by its call id, which only these files know.
+// place (args over MaxCallInput or unknown) is keyed by its call id, which only these files know.
 type copilotEventsReader struct{}
 
 // copilotPreTool is the hook event these files keep answers of.
@@ -61,11 +66,11 @@ var copilotTypePrefixes = []string{"session.", "user.", "assistant.", "tool.", "
 
 // sniffCopilotEvents recognises a Copilot events file by its first record: a dotted type of
 // Copilot's (session.start in the session file) read first, and an id, data or timestamp.
-func sniffCopilotEvents(h *head) bool {
-	head := h.raw
-	key, val := h.first()
-	s := rawStr(val)
-	if rawStr(key) != "type" || !strings.Contains(s, ".") {
+func sniffCopilotEvents(h *inputs.Head) bool {
+	head := h.Raw()
+	key, val := h.First()
+	s := inputs.RawStr(val)
+	if inputs.RawStr(key) != "type" || !strings.Contains(s, ".") {
 		return false
 	}
 	for _, p := range copilotTypePrefixes {
@@ -118,13 +123,13 @@ type copilotError struct {
 type copilotCall struct {
 	tool string
 	args json.RawMessage
-	slot ordinalSlot
+	slot inputs.OrdinalSlot
 }
 
 // copilotPending is an event waiting for the session id (the stream names it only at its end).
 type copilotPending struct {
-	ev         hookEvent
-	slot       ordinalSlot
+	ev         inputs.HookEvent
+	slot       inputs.OrdinalSlot
 	noUnstruct bool
 	count      bool
 }
@@ -132,10 +137,10 @@ type copilotPending struct {
 // copilotEvents is the state of one events file being read.
 type copilotEvents struct {
 	name         string
-	opts         Options
+	opts         inputs.Options
 	set          *findings.Set
 	session, cwd string
-	keys         *ordinalKeys            // places calls counted per file: the stream names its session last
+	keys         *inputs.OrdinalKeys     // places calls counted per file: the stream names its session last
 	calls        map[string]*copilotCall // by call id, from tool.execution_start
 	hooks        map[string][]copilotToolCall
 	settled      map[string]bool // call ids whose hook.end was read
@@ -146,14 +151,14 @@ type copilotEvents struct {
 // copilotCallEvent is a timeline event of a call, keyed by the call's place once the session is
 // known.
 type copilotCallEvent struct {
-	ev   CallEvent
-	slot ordinalSlot
+	ev   inputs.CallEvent
+	slot inputs.OrdinalSlot
 }
 
-func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	s := &copilotEvents{name: in.Name, opts: opts, set: set, keys: newOrdinalKeys(),
+func (copilotEventsReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
+	s := &copilotEvents{name: in.Name, opts: opts, set: set, keys: inputs.NewOrdinalKeys(opts),
 		calls: map[string]*copilotCall{}, hooks: map[string][]copilotToolCall{}, settled: map[string]bool{}}
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := inputs.ScanWindowed(ctx, in.R, opts.MaxRecord, inputs.WithEdits(opts, in.Name, func(rec inputs.Record) error {
 		s.record(rec)
 		return nil
 	}))
@@ -165,16 +170,16 @@ func (copilotEventsReader) Read(ctx context.Context, in Input, opts Options, set
 }
 
 // record reads one event line: every line is used or counted as a skip with its reason.
-func (s *copilotEvents) record(rec record) {
+func (s *copilotEvents) record(rec inputs.Record) {
 	var r copilotRecord
 	var d copilotData
-	src, ok := decodeLine(s.set, s.name, rec, "a Copilot event", &r)
+	src, ok := inputs.DecodeLine(s.set, s.name, rec, "a Copilot event", &r)
 	if !ok {
 		return
 	}
 	if len(r.Data) > 0 && string(r.Data) != "null" {
 		if err := json.Unmarshal(r.Data, &d); err != nil {
-			s.set.Problemf(src, skipBadJSON, "Copilot %s event: %v", r.Type, err)
+			s.set.Problemf(src, inputs.SkipBadJSON, "Copilot %s event: %v", r.Type, err)
 			return
 		}
 	}
@@ -186,14 +191,14 @@ func (s *copilotEvents) record(rec record) {
 		s.learn(r.SessionID)
 	case "tool.execution_start":
 		s.start(d, r.Timestamp, src)
-		s.set.Skip(skipToolCall)
+		s.set.Skip(inputs.SkipToolCall)
 		return
 	case "hook.start":
 		s.hookStart(d)
 		return
 	case "hook.end":
 		if rec.Elided {
-			s.set.Problemf(src, "unreadable record", "hook record of more than %d MiB: its texts were cut, not read", elideWindow>>20)
+			s.set.Problemf(src, "unreadable record", "hook record of more than %d MiB: its texts were cut, not read", inputs.ElideWindow>>20)
 			return
 		}
 		s.hookEnd(d, r.Timestamp, src)
@@ -202,7 +207,7 @@ func (s *copilotEvents) record(rec record) {
 		s.complete(d, r.Timestamp, src, rec.Elided)
 		return
 	}
-	s.set.Skip(skipNotHook)
+	s.set.Skip(inputs.SkipNotHook)
 }
 
 // learn takes the session id, and settles the events that waited for it.
@@ -220,27 +225,27 @@ func (s *copilotEvents) start(d copilotData, at string, src findings.Source) {
 	if d.ToolCallID == "" {
 		return
 	}
-	if len(s.calls) >= maxCalls {
+	if len(s.calls) >= inputs.MaxCalls {
 		for k := range s.calls {
 			delete(s.calls, k) // forget an old call: its event, if any, gets no key (two findings at worst)
 			break
 		}
 	}
 	c := &copilotCall{tool: d.ToolName, args: d.Arguments}
-	// args cut by the reader's window are over maxCallInput: no place, for them or later calls of
+	// args cut by the reader's window are over MaxCallInput: no place, for them or later calls of
 	// the tool; the session is "" for the whole file, since it may be named only at the end
-	c.slot = s.keys.place(findings.Call{Runtime: agent.Copilot, Event: copilotPreTool, Tool: d.ToolName, Input: d.Arguments}, "")
+	c.slot = s.keys.Place(findings.Call{Runtime: agent.Copilot, Event: copilotPreTool, Tool: d.ToolName, Input: d.Arguments}, "")
 	s.calls[d.ToolCallID] = c
-	s.note(CallEvent{Kind: CallUse, Source: src, Time: at, Cwd: s.cwd, ID: d.ToolCallID, Tool: d.ToolName,
-		Input: keepInput(d.Arguments)}, c.slot)
+	s.note(inputs.CallEvent{Kind: inputs.CallUse, Source: src, Time: at, Cwd: s.cwd, ID: d.ToolCallID, Tool: d.ToolName,
+		Input: inputs.KeepInput(d.Arguments)}, c.slot)
 }
 
 // note hands the timeline an event of a call once the session is known (Options.Calls).
-func (s *copilotEvents) note(ev CallEvent, slot ordinalSlot) {
-	if !s.opts.calls() {
+func (s *copilotEvents) note(ev inputs.CallEvent, slot inputs.OrdinalSlot) {
+	if !s.opts.ReadsCalls() {
 		return
 	}
-	if s.session == "" && len(s.pendingCalls) < maxCalls {
+	if s.session == "" && len(s.pendingCalls) < inputs.MaxCalls {
 		s.pendingCalls = append(s.pendingCalls, copilotCallEvent{ev, slot})
 		return
 	}
@@ -249,7 +254,7 @@ func (s *copilotEvents) note(ev CallEvent, slot ordinalSlot) {
 
 // sendCall names the call's session and key, and hands the event to the sink.
 func (s *copilotEvents) sendCall(p copilotCallEvent) {
-	p.ev.Session, p.ev.Key = s.session, p.slot.callKey(s.session)
+	p.ev.Session, p.ev.Key = s.session, p.slot.CallKey(s.session)
 	s.opts.Sink.Call(p.ev)
 }
 
@@ -268,7 +273,7 @@ func (s *copilotEvents) hookStart(d copilotData) {
 		s.cwd = in.Cwd
 	}
 	s.learn(in.SessionID)
-	if len(s.hooks) >= maxCalls {
+	if len(s.hooks) >= inputs.MaxCalls {
 		for k := range s.hooks {
 			delete(s.hooks, k)
 			break
@@ -320,7 +325,7 @@ func (s *copilotEvents) hookEnd(d copilotData, at string, src findings.Source) {
 	if count {
 		s.set.Skip(skipCopilotRan)
 	}
-	if len(s.settled) > maxCalls {
+	if len(s.settled) > inputs.MaxCalls {
 		clear(s.settled)
 	}
 }
@@ -337,7 +342,7 @@ func (s *copilotEvents) complete(d copilotData, at string, src findings.Source, 
 			rc = &copilotCall{}
 		}
 		hook := e.Code == "denied" && (strings.HasPrefix(e.Message, copilotDenied) || strings.HasPrefix(e.Message, copilotDeniedFrom))
-		ev := CallEvent{Kind: CallResult, Source: src, Time: at, ID: d.ToolCallID, Tool: rc.tool,
+		ev := inputs.CallEvent{Kind: inputs.CallResult, Source: src, Time: at, ID: d.ToolCallID, Tool: rc.tool,
 			IsError: len(d.Error) > 0 && string(d.Error) != "null", Refused: hook}
 		if ev.IsError && !elided {
 			ev.Text = e.Message
@@ -349,7 +354,7 @@ func (s *copilotEvents) complete(d copilotData, at string, src findings.Source, 
 		s.set.Skip(skipCopilotOutput)
 		return
 	case elided:
-		s.set.Problemf(src, "unreadable record", "denied tool result of more than %d MiB: its text was cut, not read", elideWindow>>20)
+		s.set.Problemf(src, "unreadable record", "denied tool result of more than %d MiB: its text was cut, not read", inputs.ElideWindow>>20)
 		return
 	case strings.HasPrefix(e.Message, copilotPostBlocked):
 		s.set.Skip(skipCopilotPost)
@@ -411,14 +416,14 @@ func copilotAnswer(text string, errored bool, errMsg string) (a gates.HookAnswer
 func (s *copilotEvents) emit(id string, c *copilotCall, a gates.HookAnswer, at string, src findings.Source, noUnstruct, count bool) {
 	a.Tool = c.tool
 	call := findings.Call{Runtime: agent.Copilot, Event: a.Event, Tool: c.tool, ToolUseID: id, Cwd: s.cwd}
-	if len(c.args) <= maxCallInput {
+	if len(c.args) <= inputs.MaxCallInput {
 		call.Input = c.args
 	} else {
-		tc := runtimes.For(agent.Copilot).ToolCall(c.tool, c.args)
+		tc := Binding{}.ToolCall(c.tool, c.args)
 		call.Command, call.FilePath = tc.Command, tc.FilePath
 	}
-	p := copilotPending{ev: hookEvent{Answer: a, Call: call, Source: src, Time: at}, slot: c.slot, noUnstruct: noUnstruct, count: count}
-	if s.session == "" && len(s.pending) < maxCalls {
+	p := copilotPending{ev: inputs.HookEvent{Answer: a, Call: call, Source: src, Time: at}, slot: c.slot, noUnstruct: noUnstruct, count: count}
+	if s.session == "" && len(s.pending) < inputs.MaxCalls {
 		s.pending = append(s.pending, p)
 		return
 	}
@@ -440,13 +445,13 @@ func (s *copilotEvents) flush() {
 // add checks one event against the Copilot binding and counts its record.
 func (s *copilotEvents) add(p copilotPending) {
 	p.ev.Call.SessionID = s.session
-	p.ev.Key = p.slot.key(s.session) // "": keyed by the call id, which still matches these files
-	p.ev.CallKey = s.opts.callKey(p.slot, s.session)
+	p.ev.Key = p.slot.Key(s.session) // "": keyed by the call id, which still matches these files
+	p.ev.CallKey = s.opts.CallKey(p.slot, s.session)
 	opts := s.opts
 	if p.noUnstruct {
 		opts.IncludeUnstructured = false
 	}
-	ok, why := addHookEventReason(p.ev, opts, s.set)
+	ok, why := inputs.AddHookEvent(p.ev, opts, s.set)
 	switch {
 	case !p.count:
 	case ok:

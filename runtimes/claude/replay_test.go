@@ -1,4 +1,4 @@
-package inputs
+package claude
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
 // evidenceGaps lists rule ids a record format cannot show for a scenario, and why.
@@ -21,7 +22,7 @@ var evidenceGaps = map[string][]string{
 // (session transcript and stream-json of the same run) and expects the scenario's rule ids from
 // each, and the same events from both.
 func TestClaudeReplay(t *testing.T) {
-	wants, _ := filepath.Glob(filepath.Join("..", "testdata", "claude", "*", "want.json"))
+	wants, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "claude", "*", "want.json"))
 	if len(wants) == 0 {
 		t.Skip("no replay testdata in testdata/claude")
 	}
@@ -45,8 +46,8 @@ func TestClaudeReplay(t *testing.T) {
 				if _, err := os.Stat(path); err != nil {
 					continue
 				}
-				set, f := readClaude(t, path, Options{IncludeUnstructured: true})
-				wantFormat := map[string]Format{"session.jsonl": Transcript, "stream.jsonl": StreamJSON}[file]
+				set, f := readClaude(t, path, inputs.Options{Registry: testRegistry, IncludeUnstructured: true})
+				wantFormat := map[string]inputs.Format{"session.jsonl": Transcript, "stream.jsonl": StreamJSON}[file]
 				if f != wantFormat {
 					t.Errorf("%s: detected %q, want %q", file, f, wantFormat)
 				}

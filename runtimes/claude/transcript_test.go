@@ -1,4 +1,4 @@
-package inputs
+package claude
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
 // Builders of transcript records, shaped as Claude Code 2.1.332 writes them.
@@ -40,15 +41,15 @@ func jstr(s string) string {
 }
 
 // eventLog is a hookAdder that keeps the events instead of checking them.
-type eventLog struct{ events []hookEvent }
+type eventLog struct{ events []inputs.HookEvent }
 
-func (l *eventLog) add(ev hookEvent, _ Options, _ *findings.Set) (bool, string) {
+func (l *eventLog) add(ev inputs.HookEvent, _ inputs.Options, _ *findings.Set) (bool, string) {
 	l.events = append(l.events, ev)
 	return true, ""
 }
 
 // describe renders the parts of an event the grouping tests compare.
-func describe(ev hookEvent) string {
+func describe(ev inputs.HookEvent) string {
 	a := ev.Answer
 	var b strings.Builder
 	fmt.Fprintf(&b, "L%d %s %s id=%s", ev.Source.Line, a.Event, a.Tool, ev.Call.ToolUseID)
@@ -99,41 +100,41 @@ func TestTranscriptGrouping(t *testing.T) {
 	}{
 		{"json deny: context then refusal", []string{
 			bash,
-			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse"`),
+			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse"`),
 			tResult("T1", "PreToolUse:Bash hook error: no pushing", true),
 		}, []string{`L2 PreToolUse Bash id=T1 ctx=["{\"agc\":\"0.1\"}"] refused="no pushing" cmd="git push"`}, 2, 1},
 		{"repair: hook_success carries the context", []string{
 			bash,
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse","content":"","stdout":` + jstr(repairOut) + `,"stderr":"","exitCode":0,"command":"g.py"`),
-			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse","content":"","stdout":` + jstr(repairOut) + `,"stderr":"","exitCode":0,"command":"g.py"`),
+			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse"`),
 			tResult("T1", "ok", false),
 		}, []string{`L2 PreToolUse Bash id=T1 hook=g.py exit=0 stdout=` + fmt.Sprintf("%q", repairOut) + ` stderr="" cmd="git push"`}, 2, 2},
 		{"exit 2: only the refusal", []string{
 			bash,
-			tResult("T1", "PreToolUse:Bash hook error: [g.py]: AGC block: g/r — no\n", true),
-		}, []string{`L2 PreToolUse Bash id=T1 hook=g.py refused="[g.py]: AGC block: g/r — no\n" cmd="git push"`}, 1, 1},
+			tResult("T1", "PreToolUse:Bash hook error: [g.py]: inputs.AGC block: g/r — no\n", true),
+		}, []string{`L2 PreToolUse Bash id=T1 hook=g.py refused="[g.py]: inputs.AGC block: g/r — no\n" cmd="git push"`}, 1, 1},
 		{"deny answer explains the refusal", []string{
 			bash,
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse","stdout":` + jstr(denyOut) + `,"exitCode":0,"command":"g.py"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse","stdout":` + jstr(denyOut) + `,"exitCode":0,"command":"g.py"`),
 			tResult("T1", "PreToolUse:Bash hook error: nope", true),
 		}, []string{`L2 PreToolUse Bash id=T1 hook=g.py exit=0 stdout=` + fmt.Sprintf("%q", denyOut) + ` refused="nope" cmd="git push"`}, 2, 1},
 		{"post block: after the result, until the next record", []string{
 			tToolUse("T2", "Write", `{"file_path":"/repo/a.txt","content":"x"}`),
 			tResult("T2", "File created", false),
-			tAttach(`"type":"hook_blocking_error","hookName":"PostToolUse:Write","toolUseID":"T2","hookEvent":"PostToolUse","blockingError":{"blockingError":"bad write","command":"g.py"}`),
-			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PostToolUse:Write","toolUseID":"T2","hookEvent":"PostToolUse"`),
+			tAttach(`"type":"hook_blocking_error","hookName":"PostToolUse:Write","toolUseID":"T2","inputs.HookEvent":"PostToolUse","blockingError":{"blockingError":"bad write","command":"g.py"}`),
+			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PostToolUse:Write","toolUseID":"T2","inputs.HookEvent":"PostToolUse"`),
 			`{"type":"api-request-blob","sessionId":"S","message":{"content":[{"type":"tool_result","content":"PreToolUse:Bash hook error: x","is_error":true,"tool_use_id":"T9"}]}}`,
 		}, []string{`L3 PostToolUse Write id=T2 hook=g.py ctx=["{\"agc\":\"0.1\"}"] blocked="bad write" file=/repo/a.txt`}, 2, 3},
 		{"post exit 2: blocking error names the command", []string{
 			tToolUse("T2", "Write", `{"file_path":"/repo/a.txt"}`),
 			tResult("T2", "File created", false),
-			tAttach(`"type":"hook_blocking_error","hookName":"PostToolUse:Write","toolUseID":"T2","hookEvent":"PostToolUse","blockingError":{"blockingError":"[g.py]: secret\n","command":"g.py"}`),
+			tAttach(`"type":"hook_blocking_error","hookName":"PostToolUse:Write","toolUseID":"T2","inputs.HookEvent":"PostToolUse","blockingError":{"blockingError":"[g.py]: secret\n","command":"g.py"}`),
 		}, []string{`L3 PostToolUse Write id=T2 hook=g.py exit=2 stderr="secret\n" blocked="[g.py]: secret\n" file=/repo/a.txt`}, 1, 2},
 		{"two hooks on one call", []string{
 			bash,
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse","stdout":"","exitCode":0,"command":"a.sh"`),
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse","stdout":` + jstr(repairOut) + `,"exitCode":0,"command":"b.sh"`),
-			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse","stdout":"","exitCode":0,"command":"a.sh"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse","stdout":` + jstr(repairOut) + `,"exitCode":0,"command":"b.sh"`),
+			tAttach(`"type":"hook_additional_context","content":[` + jstr(ctx) + `],"hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse"`),
 			tResult("T1", "ok", false),
 		}, []string{
 			`L2 PreToolUse Bash id=T1 hook=a.sh exit=0 stdout="" cmd="git push"`,
@@ -141,35 +142,35 @@ func TestTranscriptGrouping(t *testing.T) {
 		}, 3, 2},
 		{"crash and another hook's context", []string{
 			bash,
-			tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse","stderr":"Failed with non-blocking status code: boom","stdout":"","exitCode":1,"command":"c.sh"`),
-			tAttach(`"type":"hook_additional_context","content":["AGC steer: g/r — use make"],"hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse"`),
+			tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse","stderr":"Failed with non-blocking status code: boom","stdout":"","exitCode":1,"command":"c.sh"`),
+			tAttach(`"type":"hook_additional_context","content":["inputs.AGC steer: g/r — use make"],"hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse"`),
 			tResult("T1", "ok", false),
 		}, []string{
 			`L2 PreToolUse Bash id=T1 hook=c.sh exit=1 stdout="" stderr="boom" failed=crashed cmd="git push"`,
-			`L3 PreToolUse Bash id=T1 ctx=["AGC steer: g/r — use make"] cmd="git push"`,
+			`L3 PreToolUse Bash id=T1 ctx=["inputs.AGC steer: g/r — use make"] cmd="git push"`,
 		}, 2, 2},
 		{"cancelled, error during execution, other hook records", []string{
-			tAttach(`"type":"hook_cancelled","hookName":"PreToolUse:Read","toolUseID":"T3","hookEvent":"PreToolUse","command":"slow.sh","durationMs":4293,"timedOut":true,"timeoutMs":3000`),
-			tAttach(`"type":"hook_error_during_execution","content":"spawn ENOENT","hookName":"PostToolUse:Read","toolUseID":"T3","hookEvent":"PostToolUse","command":"gone.sh"`),
-			tAttach(`"type":"hook_system_message","content":"hi","hookName":"PostToolUse:Read","toolUseID":"T3","hookEvent":"PostToolUse"`),
+			tAttach(`"type":"hook_cancelled","hookName":"PreToolUse:Read","toolUseID":"T3","inputs.HookEvent":"PreToolUse","command":"slow.sh","durationMs":4293,"timedOut":true,"timeoutMs":3000`),
+			tAttach(`"type":"hook_error_during_execution","content":"spawn ENOENT","hookName":"PostToolUse:Read","toolUseID":"T3","inputs.HookEvent":"PostToolUse","command":"gone.sh"`),
+			tAttach(`"type":"hook_system_message","content":"hi","hookName":"PostToolUse:Read","toolUseID":"T3","inputs.HookEvent":"PostToolUse"`),
 		}, []string{
 			`L1 PreToolUse Read id=T3 hook=slow.sh failed=timeout`,
 			`L2 PostToolUse Read id=T3 hook=gone.sh stderr="spawn ENOENT" failed=not-run`,
 		}, 3, 0},
 		{"lifecycle hook has no tool call", []string{
-			tAttach(`"type":"hook_success","hookName":"SessionStart:startup","toolUseID":"0b6f-uuid","hookEvent":"SessionStart","content":"hi","stdout":"hi\n","stderr":"","exitCode":0,"command":"echo hi"`),
+			tAttach(`"type":"hook_success","hookName":"SessionStart:startup","toolUseID":"0b6f-uuid","inputs.HookEvent":"SessionStart","content":"hi","stdout":"hi\n","stderr":"","exitCode":0,"command":"echo hi"`),
 			`{"type":"queue-operation","sessionId":"S"}`,
 		}, []string{`L1 SessionStart  id= hook=echo hi exit=0 stdout="hi\n" stderr=""`}, 1, 1},
 		{"a PreToolUse group waits for its result across other records", []string{
 			bash,
-			tAttach(`"type":"hook_additional_context","content":["c"],"hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse"`),
+			tAttach(`"type":"hook_additional_context","content":["c"],"hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse"`),
 			`{"type":"api-request","sessionId":"S"}`,
 			tAttach(`"type":"prompt_snapshot","systemPrompt":["x"],"rendered":[{"content":"PreToolUse:Bash hook additional context: c"}]`),
 			tResult("T1", "PreToolUse:Bash hook error: denied", true),
 		}, []string{`L2 PreToolUse Bash id=T1 ctx=["c"] refused="denied" cmd="git push"`}, 2, 3},
 		{"answer rejected for its event name", []string{
 			bash,
-			tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse","stderr":` +
+			tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse","stderr":` +
 				jstr("Failed with non-blocking status code: Failed to run: Hook returned incorrect event name: expected 'PreToolUse' but got 'PostToolUse'. Full stdout: {\"x\":1}") + `,"stdout":"","exitCode":1,"command":"g.py"`),
 		}, []string{`L2 PreToolUse Bash id=T1 hook=g.py stdout="{\"x\":1}" cmd="git push"`}, 1, 1},
 	}
@@ -177,8 +178,8 @@ func TestTranscriptGrouping(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			log := &eventLog{}
 			set := findings.NewSet()
-			in := Input{Name: "t.jsonl", R: strings.NewReader(strings.Join(tc.lines, "\n") + "\n")}
-			if err := (transcriptReader{add: log.add}).Read(context.Background(), in, Options{}, set); err != nil {
+			in := inputs.Input{Name: "t.jsonl", R: strings.NewReader(strings.Join(tc.lines, "\n") + "\n")}
+			if err := (transcriptReader{add: log.add}).Read(context.Background(), in, inputs.Options{Registry: testRegistry}, set); err != nil {
 				t.Fatal(err)
 			}
 			var got []string
@@ -202,7 +203,7 @@ func TestTranscriptGrouping(t *testing.T) {
 // file and line, and reading goes on.
 func TestTranscriptDamaged(t *testing.T) {
 	crash := func(id string) string {
-		return tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"` + id + `","hookEvent":"PreToolUse","stderr":"Failed with non-blocking status code: boom","stdout":"","exitCode":1,"command":"c.sh"`)
+		return tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"` + id + `","inputs.HookEvent":"PreToolUse","stderr":"Failed with non-blocking status code: boom","stdout":"","exitCode":1,"command":"c.sh"`)
 	}
 	var pretty strings.Builder
 	var v any
@@ -221,7 +222,7 @@ func TestTranscriptDamaged(t *testing.T) {
 	}
 	in := strings.Join(lines, "\n")
 	set := findings.NewSet()
-	err := (transcriptReader{}).Read(context.Background(), Input{Name: "d.jsonl", R: strings.NewReader(in)}, Options{MaxRecord: 200}, set)
+	err := (transcriptReader{}).Read(context.Background(), inputs.Input{Name: "d.jsonl", R: strings.NewReader(in)}, inputs.Options{Registry: testRegistry, MaxRecord: 200}, set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestTranscriptDamaged(t *testing.T) {
 		}
 	}
 	set2 := findings.NewSet()
-	if err := (transcriptReader{}).Read(context.Background(), Input{Name: "d.jsonl", R: strings.NewReader(in)}, Options{}, set2); err != nil {
+	if err := (transcriptReader{}).Read(context.Background(), inputs.Input{Name: "d.jsonl", R: strings.NewReader(in)}, inputs.Options{Registry: testRegistry}, set2); err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]int{}
@@ -280,10 +281,10 @@ func TestTranscriptSniff(t *testing.T) {
 		{`{"type":"a"}` + "\n" + `{"no":"type"}` + "\n" + tAttach(`"type":"hook_success"`), false, false},
 	}
 	for _, tc := range tests {
-		if got := sniffTranscript(newHead([]byte(tc.head))); got != tc.transcript {
+		if got := sniffTranscript(inputs.NewHead([]byte(tc.head))); got != tc.transcript {
 			t.Errorf("sniffTranscript(%.60s) = %v", tc.head, got)
 		}
-		if got := sniffStreamJSON(newHead([]byte(tc.head))); got != tc.stream {
+		if got := sniffStreamJSON(inputs.NewHead([]byte(tc.head))); got != tc.stream {
 			t.Errorf("sniffStreamJSON(%.60s) = %v", tc.head, got)
 		}
 	}
@@ -314,13 +315,13 @@ func TestTranscriptHugeLine(t *testing.T) {
 	}
 	const size = 200 << 20
 	const limit = 4 << 20
-	crash := tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse","stderr":"x","stdout":"","exitCode":1,"command":"c.sh"`)
+	crash := tAttach(`"type":"hook_non_blocking_error","hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse","stderr":"x","stdout":"","exitCode":1,"command":"c.sh"`)
 	r := io.MultiReader(newToolOutput(size), strings.NewReader(crash+"\n"))
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	set := findings.NewSet()
-	if err := (transcriptReader{}).Read(context.Background(), Input{Name: "big.jsonl", R: r}, Options{MaxRecord: limit}, set); err != nil {
+	if err := (transcriptReader{}).Read(context.Background(), inputs.Input{Name: "big.jsonl", R: r}, inputs.Options{Registry: testRegistry, MaxRecord: limit}, set); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)
@@ -345,20 +346,20 @@ func TestTranscriptLongOutputNotParsed(t *testing.T) {
 	tests := []struct {
 		name, line, reason string
 	}{
-		{"no markers", `{"parentUuid":"p","type":"user","message":{"role":"user","content":"` + out + `"},"sessionId":"S"}`, skipNotHook},
-		{"tool output", tResult("T1", out, false), skipNotHook},
-		{"request blob", `{"type":"api-request-blob","sessionId":"S","message":{"content":[{"type":"tool_use","text":"` + out + `"}]}}`, skipNotHook},
+		{"no markers", `{"parentUuid":"p","type":"user","message":{"role":"user","content":"` + out + `"},"sessionId":"S"}`, inputs.SkipNotHook},
+		{"tool output", tResult("T1", out, false), inputs.SkipNotHook},
+		{"request blob", `{"type":"api-request-blob","sessionId":"S","message":{"content":[{"type":"tool_use","text":"` + out + `"}]}}`, inputs.SkipNotHook},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			set := findings.NewSet()
-			s := newHookState("l.jsonl", Options{}, set, nil)
+			s := newHookState("l.jsonl", inputs.Options{Registry: testRegistry}, set, nil)
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			d := []byte(tc.line)
 			v := lookupView(d)
-			s.transcriptRecord(record{Line: 1, Data: d}, &v)
+			s.transcriptRecord(inputs.Record{Line: 1, Data: d}, &v)
 			runtime.ReadMemStats(&after)
 			alloc := after.TotalAlloc - before.TotalAlloc
 			if alloc > size+(64<<10) { // the []byte conversion of the test line itself is size
@@ -385,7 +386,7 @@ func FuzzTranscript(f *testing.F) {
 //
 //	go test ./inputs -run '^$' -bench TranscriptReplay
 func BenchmarkTranscriptReplay(b *testing.B) {
-	real, err := os.ReadFile(filepath.Join("..", "testdata", "samples", "replay-parallel-read", "session.jsonl"))
+	real, err := os.ReadFile(filepath.Join("..", "..", "testdata", "samples", "replay-parallel-read", "session.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -402,7 +403,7 @@ func BenchmarkTranscriptReplay(b *testing.B) {
 	var set *findings.Set
 	for i := 0; i < b.N; i++ {
 		set = findings.NewSet()
-		if err := (transcriptReader{}).Read(context.Background(), Input{Name: "bench.jsonl", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, set); err != nil {
+		if err := (transcriptReader{}).Read(context.Background(), inputs.Input{Name: "bench.jsonl", R: bytes.NewReader(data)}, inputs.Options{Registry: testRegistry, IncludeUnstructured: true}, set); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -416,15 +417,15 @@ func BenchmarkTranscriptReplay(b *testing.B) {
 func TestTranscriptGroupBounds(t *testing.T) {
 	var lines []string
 	for i := 0; i < 3*maxGroupParts; i++ {
-		lines = append(lines, tAttach(`"type":"hook_additional_context","content":["c"],"hookName":"PreToolUse:Bash","toolUseID":"T1","hookEvent":"PreToolUse"`))
+		lines = append(lines, tAttach(`"type":"hook_additional_context","content":["c"],"hookName":"PreToolUse:Bash","toolUseID":"T1","inputs.HookEvent":"PreToolUse"`))
 	}
 	for i := 0; i < 2*maxOpenGroups; i++ {
-		lines = append(lines, tAttach(fmt.Sprintf(`"type":"hook_cancelled","hookName":"PreToolUse:Bash","toolUseID":"P%d","hookEvent":"PreToolUse","command":"c"`, i)))
+		lines = append(lines, tAttach(fmt.Sprintf(`"type":"hook_cancelled","hookName":"PreToolUse:Bash","toolUseID":"P%d","inputs.HookEvent":"PreToolUse","command":"c"`, i)))
 	}
 	log := &eventLog{}
 	set := findings.NewSet()
-	in := Input{Name: "b.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}
-	if err := (transcriptReader{add: log.add}).Read(context.Background(), in, Options{}, set); err != nil {
+	in := inputs.Input{Name: "b.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}
+	if err := (transcriptReader{add: log.add}).Read(context.Background(), in, inputs.Options{Registry: testRegistry}, set); err != nil {
 		t.Fatal(err)
 	}
 	contexts, failed := 0, 0

@@ -11,20 +11,20 @@ import (
 )
 
 func TestRawValues(t *testing.T) {
-	if got := rawStr([]byte(`"a\nb\u00e9"`)); got != "a\nbé" {
-		t.Errorf("rawStr escaped = %q", got)
+	if got := RawStr([]byte(`"a\nb\u00e9"`)); got != "a\nbé" {
+		t.Errorf("RawStr escaped = %q", got)
 	}
-	if got := rawStr([]byte(`12`)); got != "" {
-		t.Errorf("rawStr number = %q", got)
+	if got := RawStr([]byte(`12`)); got != "" {
+		t.Errorf("RawStr number = %q", got)
 	}
-	if n, ok := rawInt([]byte(`2`)); !ok || n != 2 {
-		t.Errorf("rawInt = %d %v", n, ok)
+	if n, ok := RawInt([]byte(`2`)); !ok || n != 2 {
+		t.Errorf("RawInt = %d %v", n, ok)
 	}
-	if _, ok := rawInt([]byte(`"2"`)); ok {
-		t.Errorf("rawInt of a string reported ok")
+	if _, ok := RawInt([]byte(`"2"`)); ok {
+		t.Errorf("RawInt of a string reported ok")
 	}
-	if !rawBool([]byte(`true`)) || rawBool([]byte(`"true"`)) {
-		t.Errorf("rawBool")
+	if !RawBool([]byte(`true`)) || RawBool([]byte(`"true"`)) {
+		t.Errorf("RawBool")
 	}
 }
 
@@ -48,7 +48,7 @@ func TestScanArray(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			err := scanArray(context.Background(), strings.NewReader(tc.in), tc.max, func(r record) error {
+			err := ScanArray(context.Background(), strings.NewReader(tc.in), tc.max, func(r Record) error {
 				if r.Problem != "" {
 					got = append(got, fmt.Sprintf("%d!%s", r.Line, r.Problem))
 				} else {
@@ -76,7 +76,7 @@ func TestScanArrayChunks(t *testing.T) {
 	big := strings.Repeat("y", 600<<10) // longer than the 256 KiB buffer
 	in := "[{\"a\":\"" + big + "\"},{\"b\":1}]"
 	var sizes []int
-	err := scanArray(context.Background(), strings.NewReader(in), 0, func(r record) error {
+	err := ScanArray(context.Background(), strings.NewReader(in), 0, func(r Record) error {
 		if r.Problem != "" {
 			t.Errorf("problem %s", r.Problem)
 		}
@@ -91,7 +91,7 @@ func TestScanArrayChunks(t *testing.T) {
 	}
 }
 
-// FuzzRawScalars: rawStr and rawInt agree with encoding/json on any raw value.
+// FuzzRawScalars: RawStr and RawInt agree with encoding/json on any raw value.
 func FuzzRawScalars(f *testing.F) {
 	for _, s := range []string{`"a\nb\u00e9"`, `"\ud83d\ude00"`, `"\ud83d"`, `"x\u0000"`, "\"\x01\"", `"\/\\\""`, `-0`, `01`, `-01`, `12`, `1e2`, `"\xff\\n"`} {
 		f.Add([]byte(s))
@@ -105,13 +105,13 @@ func FuzzRawScalars(f *testing.F) {
 		if json.Unmarshal(v, &s) == nil && len(v) > 0 && v[0] == '"' {
 			want = s
 		}
-		if got := rawStr(v); got != want && json.Valid(v) {
-			t.Errorf("rawStr(%q) = %q, encoding/json says %q", v, got, want)
+		if got := RawStr(v); got != want && json.Valid(v) {
+			t.Errorf("RawStr(%q) = %q, encoding/json says %q", v, got, want)
 		}
 		var n int
 		errJ := json.Unmarshal(v, &n)
-		if got, ok := rawInt(v); ok != (errJ == nil) || ok && got != n {
-			t.Errorf("rawInt(%q) = %d %v, encoding/json says %d %v", v, got, ok, n, errJ)
+		if got, ok := RawInt(v); ok != (errJ == nil) || ok && got != n {
+			t.Errorf("RawInt(%q) = %d %v, encoding/json says %d %v", v, got, ok, n, errJ)
 		}
 	})
 }
@@ -119,8 +119,8 @@ func FuzzRawScalars(f *testing.F) {
 func TestRawIs(t *testing.T) {
 	for _, v := range []string{`"user"`, `"us\u0065r"`, `"user\t"`, "\"user\t\"", `""`, ``, `null`, `"a\"b"`, "\"\xff\"", `"\ufffd"`, `"`} {
 		for _, s := range []string{"user", "user\t", "", "a\"b", "\ufffd"} {
-			if got, want := rawIs([]byte(v), s), rawStr([]byte(v)) == s; got != want {
-				t.Errorf("rawIs(%q, %q) = %v, want %v", v, s, got, want)
+			if got, want := RawIs([]byte(v), s), RawStr([]byte(v)) == s; got != want {
+				t.Errorf("RawIs(%q, %q) = %v, want %v", v, s, got, want)
 			}
 		}
 	}

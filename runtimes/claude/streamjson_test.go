@@ -1,4 +1,4 @@
-package inputs
+package claude
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
 // Builders of stream-json messages, shaped as Claude Code 2.1.332 prints them.
@@ -49,9 +50,9 @@ func TestStreamGrouping(t *testing.T) {
 		used  int
 	}{
 		{"exit 2 with hook events", []string{
-			bash, sStarted("h1", "PreToolUse:Bash"), sResponse("h1", "PreToolUse:Bash", "", "AGC block: g/r — no\n", 2, "error"),
-			sResult("T1", "PreToolUse:Bash hook error: [g.py]: AGC block: g/r — no\n", true),
-		}, []string{`L3 PreToolUse Bash id=T1 hook=g.py exit=2 stdout="" stderr="AGC block: g/r — no\n" refused="[g.py]: AGC block: g/r — no\n" cmd="git push"`}, 2},
+			bash, sStarted("h1", "PreToolUse:Bash"), sResponse("h1", "PreToolUse:Bash", "", "inputs.AGC block: g/r — no\n", 2, "error"),
+			sResult("T1", "PreToolUse:Bash hook error: [g.py]: inputs.AGC block: g/r — no\n", true),
+		}, []string{`L3 PreToolUse Bash id=T1 hook=g.py exit=2 stdout="" stderr="inputs.AGC block: g/r — no\n" refused="[g.py]: inputs.AGC block: g/r — no\n" cmd="git push"`}, 2},
 		{"json deny with hook events", []string{
 			bash, sStarted("h1", "PreToolUse:Bash"), sResponse("h1", "PreToolUse:Bash", deny, "", 0, "success"),
 			sResult("T1", "PreToolUse:Bash hook error: no", true),
@@ -82,8 +83,8 @@ func TestStreamGrouping(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			log := &eventLog{}
 			set := findings.NewSet()
-			in := Input{Name: "s.jsonl", R: strings.NewReader(strings.Join(tc.lines, "\n") + "\n")}
-			if err := (streamJSONReader{add: log.add}).Read(context.Background(), in, Options{}, set); err != nil {
+			in := inputs.Input{Name: "s.jsonl", R: strings.NewReader(strings.Join(tc.lines, "\n") + "\n")}
+			if err := (streamJSONReader{add: log.add}).Read(context.Background(), in, inputs.Options{Registry: testRegistry}, set); err != nil {
 				t.Fatal(err)
 			}
 			var got []string
@@ -109,14 +110,14 @@ func jq(s string) string {
 // of two PreToolUse hooks (testdata/samples/replay-parallel-read): stream-json does not say which
 // call a hook ran for, so the reader must assign them by order.
 func TestParallelCalls(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "samples", "replay-parallel-read")
+	dir := filepath.Join("..", "..", "testdata", "samples", "replay-parallel-read")
 	events := map[string][]string{}
 	for _, f := range []string{"stream.jsonl", "session.jsonl"} {
 		data, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := ReaderFor(Detect(data[:min(len(data), SniffSize)]))
+		r, _ := testRegistry.ReaderFor(testRegistry.Detect(data[:min(len(data), inputs.SniffSize)]))
 		log := &eventLog{}
 		var add hookAdder = log.add
 		switch r.(type) {
@@ -127,7 +128,7 @@ func TestParallelCalls(t *testing.T) {
 		default:
 			t.Fatalf("%s detected as %T", f, r)
 		}
-		if err := r.Read(context.Background(), Input{Name: f, R: bytes.NewReader(data)}, Options{}, findings.NewSet()); err != nil {
+		if err := r.Read(context.Background(), inputs.Input{Name: f, R: bytes.NewReader(data)}, inputs.Options{Registry: testRegistry}, findings.NewSet()); err != nil {
 			t.Fatal(err)
 		}
 		for _, ev := range log.events {
@@ -152,8 +153,8 @@ func TestParallelCalls(t *testing.T) {
 		}
 	}
 	// With the binding: the same findings from both files, all merged when both are read.
-	stream, _ := readClaude(t, filepath.Join(dir, "stream.jsonl"), Options{IncludeUnstructured: true})
-	session, _ := readClaude(t, filepath.Join(dir, "session.jsonl"), Options{IncludeUnstructured: true})
+	stream, _ := readClaude(t, filepath.Join(dir, "stream.jsonl"), inputs.Options{Registry: testRegistry, IncludeUnstructured: true})
+	session, _ := readClaude(t, filepath.Join(dir, "session.jsonl"), inputs.Options{Registry: testRegistry, IncludeUnstructured: true})
 	both := findings.NewSet()
 	both.Merge(session)
 	both.Merge(stream)
@@ -165,7 +166,7 @@ func TestParallelCalls(t *testing.T) {
 // TestExecutionFile reads a stream as claude-code-action writes it, a pretty-printed JSON array,
 // and expects what the same messages give as lines.
 func TestExecutionFile(t *testing.T) {
-	path := filepath.Join("..", "testdata", "samples", "replay-parallel-read", "stream.jsonl")
+	path := filepath.Join("..", "..", "testdata", "samples", "replay-parallel-read", "stream.jsonl")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -182,15 +183,15 @@ func TestExecutionFile(t *testing.T) {
 	if err := enc.Encode(msgs); err != nil {
 		t.Fatal(err)
 	}
-	if Detect(arr.Bytes()[:min(arr.Len(), SniffSize)]) != StreamJSON {
+	if testRegistry.Detect(arr.Bytes()[:min(arr.Len(), inputs.SniffSize)]) != StreamJSON {
 		t.Fatalf("the execution file is not detected as stream-json")
 	}
 	lines := findings.NewSet()
-	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "s.jsonl", R: bytes.NewReader(data)}, Options{IncludeUnstructured: true}, lines); err != nil {
+	if err := (streamJSONReader{}).Read(context.Background(), inputs.Input{Name: "s.jsonl", R: bytes.NewReader(data)}, inputs.Options{Registry: testRegistry, IncludeUnstructured: true}, lines); err != nil {
 		t.Fatal(err)
 	}
 	array := findings.NewSet()
-	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "exec.json", R: bytes.NewReader(arr.Bytes())}, Options{IncludeUnstructured: true}, array); err != nil {
+	if err := (streamJSONReader{}).Read(context.Background(), inputs.Input{Name: "exec.json", R: bytes.NewReader(arr.Bytes())}, inputs.Options{Registry: testRegistry, IncludeUnstructured: true}, array); err != nil {
 		t.Fatal(err)
 	}
 	if array.Records != lines.Records || array.Used != lines.Used || strings.Join(ruleIDs(array), " ") != strings.Join(ruleIDs(lines), " ") {
@@ -204,7 +205,7 @@ func TestExecutionFile(t *testing.T) {
 	// Cut off in the middle: the messages before the cut are read, the cut one is a problem.
 	cut := arr.Bytes()[:arr.Len()*2/3]
 	part := findings.NewSet()
-	if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "exec.json", R: bytes.NewReader(cut)}, Options{}, part); err != nil {
+	if err := (streamJSONReader{}).Read(context.Background(), inputs.Input{Name: "exec.json", R: bytes.NewReader(cut)}, inputs.Options{Registry: testRegistry}, part); err != nil {
 		t.Fatal(err)
 	}
 	if len(part.Problems) != 1 || !strings.Contains(part.Problems[0].Message, "cut short") || part.Records == 0 {
@@ -227,14 +228,14 @@ func TestStreamResult(t *testing.T) {
 		reason string
 	}{
 		{"agc block", block, "code-review/r", ""},
-		{"pass verdict", pass, "", skipJudgmentPass},
-		{"no block", "All done.", "", skipNoAGCBlock},
+		{"pass verdict", pass, "", inputs.SkipJudgmentPass},
+		{"no block", "All done.", "", inputs.SkipNoAGCBlock},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			set := findings.NewSet()
 			in := `{"type":"system","subtype":"init","session_id":"S","cwd":"/repo"}` + "\n" + result(tc.text) + "\n"
-			if err := (streamJSONReader{}).Read(context.Background(), Input{Name: "s.jsonl", R: strings.NewReader(in)}, Options{}, set); err != nil {
+			if err := (streamJSONReader{}).Read(context.Background(), inputs.Input{Name: "s.jsonl", R: strings.NewReader(in)}, inputs.Options{Registry: testRegistry}, set); err != nil {
 				t.Fatal(err)
 			}
 			if tc.rule != "" {
@@ -257,6 +258,6 @@ func TestStreamResult(t *testing.T) {
 // FuzzStreamJSON reads arbitrary bytes as stream-json lines or an execution-file array: no
 // panic, no error from in-memory input, every record counted.
 func FuzzStreamJSON(f *testing.F) {
-	f.Add([]byte(sToolUse("T1", "Bash", `{"command":"x"}`) + "\n" + sResult("T1", "PreToolUse:Bash hook error: [g]: AGC block: g/r — m", true)))
+	f.Add([]byte(sToolUse("T1", "Bash", `{"command":"x"}`) + "\n" + sResult("T1", "PreToolUse:Bash hook error: [g]: inputs.AGC block: g/r — m", true)))
 	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, streamJSONReader{}, data) })
 }

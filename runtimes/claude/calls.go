@@ -1,10 +1,11 @@
-package inputs
+package claude
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
@@ -12,12 +13,8 @@ import (
 // can say which command or file the hook judged.
 
 // Bounds of the call table: memory grows with the calls still relevant to hooks, not with the
-// session. Past maxCalls the oldest calls are forgotten; past maxCallBytes raw inputs are dropped.
-const (
-	maxCalls     = 4096
-	maxCallInput = 64 << 10 // largest raw tool input kept for anchoring
-	maxCallBytes = 32 << 20 // raw inputs kept at once
-)
+// session. Past MaxCalls the oldest calls are forgotten; past maxCallBytes raw inputs are dropped.
+const maxCallBytes = 32 << 20 // raw inputs kept at once
 
 // toolCall is one tool_use block of an assistant message.
 type toolCall struct {
@@ -44,18 +41,18 @@ func (t *callTable) add(id, name string, input []byte) {
 	}
 	c := &toolCall{ID: id, Name: name}
 	in := jsonscan.Lookup(input, "command", "file_path", "notebook_path")
-	c.Command = rawStr(in[0])
-	c.FilePath = rawStr(in[1])
+	c.Command = inputs.RawStr(in[0])
+	c.FilePath = inputs.RawStr(in[1])
 	if c.FilePath == "" {
-		c.FilePath = rawStr(in[2])
+		c.FilePath = inputs.RawStr(in[2])
 	}
-	if len(input) > 0 && len(input) <= maxCallInput && t.bytes+len(input) <= maxCallBytes {
+	if len(input) > 0 && len(input) <= inputs.MaxCallInput && t.bytes+len(input) <= maxCallBytes {
 		c.Input = bytes.Clone(input)
 		t.bytes += len(input)
 	}
 	t.byID[id] = c
 	t.order = append(t.order, id)
-	for len(t.order) > maxCalls {
+	for len(t.order) > inputs.MaxCalls {
 		old := t.byID[t.order[0]]
 		if old != nil {
 			t.bytes -= len(old.Input)
@@ -119,8 +116,8 @@ func toolUsesIn(blocks []block) ([]useBlock, bool) {
 	marked := false
 	for i := range blocks {
 		m := &blocks[i]
-		if rawIs(m[bType], "tool_use") {
-			out = append(out, useBlock{ID: rawStr(m[bID]), Name: rawStr(m[bName]), Input: m[bInput]})
+		if inputs.RawIs(m[bType], "tool_use") {
+			out = append(out, useBlock{ID: inputs.RawStr(m[bID]), Name: inputs.RawStr(m[bName]), Input: m[bInput]})
 			marked = marked || bytes.Equal(m[bType], markToolUse)
 		}
 	}
@@ -147,11 +144,11 @@ func toolResultsIn(blocks []block) ([]toolResult, bool) {
 	marked := false
 	for i := range blocks {
 		m := &blocks[i]
-		if !rawIs(m[bType], "tool_result") {
+		if !inputs.RawIs(m[bType], "tool_result") {
 			continue
 		}
 		marked = marked || bytes.Equal(m[bType], markToolResult)
-		r := toolResult{ID: rawStr(m[bToolUseID]), IsError: rawBool(m[bIsError])}
+		r := toolResult{ID: inputs.RawStr(m[bToolUseID]), IsError: inputs.RawBool(m[bIsError])}
 		if r.IsError {
 			r.Text = resultText(m[bContent])
 		}
@@ -163,16 +160,16 @@ func toolResultsIn(blocks []block) ([]toolResult, bool) {
 // resultText reads a tool_result's content: a string, or an array of text blocks.
 func resultText(v []byte) string {
 	if len(v) > 0 && v[0] == '"' {
-		return rawStr(v)
+		return inputs.RawStr(v)
 	}
 	var b strings.Builder
 	jsonscan.Elements(v, func(el []byte) bool {
 		m := jsonscan.Lookup(el, "type", "text")
-		if rawStr(m[0]) == "text" {
+		if inputs.RawStr(m[0]) == "text" {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(rawStr(m[1]))
+			b.WriteString(inputs.RawStr(m[1]))
 		}
 		return true
 	})
@@ -249,8 +246,8 @@ func readStdout(s string) stdoutAnswer {
 		return stdoutAnswer{}
 	}
 	return stdoutAnswer{
-		Context: rawStr(o.HSO.AdditionalContext),
-		Denies:  rawStr(o.HSO.PermissionDecision) == "deny" || rawStr(o.Decision) == "block",
+		Context: inputs.RawStr(o.HSO.AdditionalContext),
+		Denies:  inputs.RawStr(o.HSO.PermissionDecision) == "deny" || inputs.RawStr(o.Decision) == "block",
 	}
 }
 

@@ -1,4 +1,4 @@
-package inputs
+package gemini
 
 import (
 	"context"
@@ -6,10 +6,16 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// GeminiSession is the format of a Gemini CLI session file (chats/session-*.jsonl).
-const GeminiSession Format = "gemini-session"
+// Session is the format of a Gemini CLI session file (chats/session-*.jsonl).
+const Session inputs.Format = "gemini-session"
+
+// SessionFormat is the session file's format as the registry lists it: name, sniff, reader.
+func SessionFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Session, Sniff: sniffGeminiSession, Reader: geminiSessionReader{}}
+}
 
 // geminiSessionReader reads a Gemini CLI session JSONL, the hooks' transcript_path: a metadata
 // line (sessionId, projectHash, startTime, kind), then message records (type user or gemini) and
@@ -17,7 +23,7 @@ const GeminiSession Format = "gemini-session"
 // toolCalls[] (id, name, args, result, status). The session keeps no hook event: a BeforeTool
 // block is a call with status "error" whose functionResponse error is "Tool execution blocked:
 // <reason>". Its args are the arguments the call ran with (a hook's rewrite, not the model's), so
-// a rewritten call is numbered apart from the other files' (ordinalKeys): only blocks are read,
+// a rewritten call is numbered apart from the other files' (OrdinalKeys): only blocks are read,
 // and a blocked call was not rewritten. The tool-call timeline gets every call, by its id and
 // that number: a rewritten call is joined to the stream's by the id, but with only hook runs (the
 // telemetry, the recorder's log) besides this file it is counted twice.
@@ -32,8 +38,8 @@ const (
 )
 
 // sniffGeminiSession recognises a session file by its metadata line.
-func sniffGeminiSession(h *head) bool {
-	return rawStr(h.get("sessionId")) != "" && rawStr(h.get("projectHash")) != "" && rawStr(h.get("type")) == ""
+func sniffGeminiSession(h *inputs.Head) bool {
+	return inputs.RawStr(h.Get("sessionId")) != "" && inputs.RawStr(h.Get("projectHash")) != "" && inputs.RawStr(h.Get("type")) == ""
 }
 
 // geminiSessionRecord is the part of a session line the reader uses.
@@ -72,15 +78,15 @@ type geminiSession struct {
 	seen map[string]bool // tool call ids read, so a message written again is not read twice
 }
 
-func (geminiSessionReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+func (geminiSessionReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
 	s := &geminiSession{geminiCalls: newGeminiCalls(in.Name, opts, set), seen: map[string]bool{}}
-	return readRecords(ctx, in, opts, s.record)
+	return ReadRecords(ctx, in, opts, s.record)
 }
 
 // record reads one session line: every line is used or counted as a skip with its reason.
-func (s *geminiSession) record(rec record) {
+func (s *geminiSession) record(rec inputs.Record) {
 	var r geminiSessionRecord
-	src, ok := decodeLine(s.set, s.name, rec, "a Gemini session record", &r)
+	src, ok := inputs.DecodeLine(s.set, s.name, rec, "a Gemini session record", &r)
 	if !ok {
 		return
 	}
@@ -104,7 +110,7 @@ func (s *geminiSession) record(rec record) {
 	case r.Type == "user":
 		s.set.Skip(skipGeminiText)
 	default:
-		s.set.Skip(skipNotHook)
+		s.set.Skip(inputs.SkipNotHook)
 	}
 }
 
@@ -119,12 +125,12 @@ func (s *geminiSession) message(m *geminiMessage, src findings.Source) (bool, st
 		if s.seen[tc.ID] || !s.call(tc.ID, tc.Name, tc.Args, tc.Timestamp, src) {
 			continue
 		}
-		if len(s.seen) < maxOrdinalKeys {
+		if len(s.seen) < inputs.MaxOrdinalKeys {
 			s.seen[tc.ID] = true
 		}
 		text := ""
 		if len(tc.Result) > 0 {
-			text = jsonString(tc.Result[0].FunctionResponse.Response.Error)
+			text = inputs.JSONString(tc.Result[0].FunctionResponse.Response.Error)
 		}
 		blocked := tc.Status == "error" && strings.HasPrefix(text, geminiBlockPrefix)
 		s.result(tc.ID, tc.Status == "error", text, blocked, tc.Timestamp, src)

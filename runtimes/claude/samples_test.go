@@ -1,60 +1,20 @@
-package inputs
+package claude
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// readClaude reads one file with the reader its content is detected as, and checks that every
-// record was counted.
-func readClaude(t *testing.T, path string, opts Options) (*findings.Set, Format) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head := data[:min(len(data), SniffSize)]
-	f := Detect(head)
-	r, err := ReaderFor(f)
-	if err != nil {
-		t.Fatalf("%s: detected as %q: %v", path, f, err)
-	}
-	set := findings.NewSet()
-	if err := r.Read(context.Background(), Input{Name: path, R: strings.NewReader(string(data))}, opts, set); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if set.Records != set.Used+set.Skipped() {
-		t.Errorf("%s: %d records but %d used + %d skipped", path, set.Records, set.Used, set.Skipped())
-	}
-	return set, f
-}
-
-// ruleIDs lists the distinct rule ids of a set's findings, sorted.
-func ruleIDs(set *findings.Set) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range set.Findings {
-		if !seen[f.RuleID] {
-			seen[f.RuleID] = true
-			out = append(out, f.RuleID)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 func TestSamples(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "samples")
+	dir := filepath.Join("..", "..", "testdata", "samples")
 	tests := []struct {
 		file         string
 		unstructured bool
-		format       Format
+		format       inputs.Format
 		rules        []string // distinct rule ids, sorted
 		records      int
 		used         int
@@ -64,17 +24,17 @@ func TestSamples(t *testing.T) {
 			rules: []string{"agc/hook-failed-open", "hook/yul"}, records: 2, used: 2},
 		{file: "yul_README_session-transcript-entries.jsonl", unstructured: false, format: Transcript,
 			rules: []string{"agc/hook-failed-open"}, records: 2, used: 1,
-			skips: map[string]int{skipNoAGC: 1}},
+			skips: map[string]int{inputs.SkipNoAGC: 1}},
 		{file: "yul_bump-00a7cc31_stream-json_hook-events.jsonl", unstructured: true, format: StreamJSON,
 			rules: []string{"agc/hook-failed-open"}, records: 2, used: 1,
 			skips: map[string]int{skipHookStarted: 1}},
 		{file: "claude-code-action_sample-turns.fixture.json", unstructured: true, format: StreamJSON,
 			records: 9, used: 0,
-			skips: map[string]int{skipNotHook: 5, skipToolCall: 3, skipNoAGCBlock: 1}},
+			skips: map[string]int{inputs.SkipNotHook: 5, inputs.SkipToolCall: 3, inputs.SkipNoAGCBlock: 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			set, f := readClaude(t, filepath.Join(dir, tc.file), Options{IncludeUnstructured: tc.unstructured})
+			set, f := readClaude(t, filepath.Join(dir, tc.file), inputs.Options{Registry: testRegistry, IncludeUnstructured: tc.unstructured})
 			if f != tc.format {
 				t.Fatalf("detected %q, want %q", f, tc.format)
 			}
@@ -98,7 +58,7 @@ func TestSamples(t *testing.T) {
 
 // TestSampleDetails checks what the yul records become beyond their rule ids.
 func TestSampleDetails(t *testing.T) {
-	set, _ := readClaude(t, filepath.Join("..", "testdata", "samples", "yul_README_session-transcript-entries.jsonl"), Options{IncludeUnstructured: true})
+	set, _ := readClaude(t, filepath.Join("..", "..", "testdata", "samples", "yul_README_session-transcript-entries.jsonl"), inputs.Options{Registry: testRegistry, IncludeUnstructured: true})
 	if len(set.Findings) != 2 {
 		t.Fatalf("got %d findings, want 2", len(set.Findings))
 	}
@@ -121,11 +81,11 @@ func TestSampleDetails(t *testing.T) {
 
 // TestNotClaude checks that other JSON lines are not taken for Claude Code records.
 func TestNotClaude(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "samples", "damhau_claude_code_tips_permission-review.sample.jsonl"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "samples", "damhau_claude_code_tips_permission-review.sample.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sniffTranscript(newHead(data)) || sniffStreamJSON(newHead(data)) {
+	if sniffTranscript(inputs.NewHead(data)) || sniffStreamJSON(inputs.NewHead(data)) {
 		t.Errorf("a PermissionRequest hook's own log was detected as a Claude Code transcript or stream-json")
 	}
 }

@@ -1,53 +1,32 @@
-package inputs
+package codex_test
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/inputs/inputstest"
+	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 )
 
 // codexRuleIDs maps each call's command to the sorted rule ids of its findings.
 func codexRuleIDs(t *testing.T, set *findings.Set) map[string][]string {
 	t.Helper()
-	return runtimeRuleIDs(t, set, agent.Codex, true)
-}
-
-// runtimeRuleIDs maps each call's command to the sorted rule ids of its findings, checking that
-// each is an event of runtime (with an event key when keyed) and no event has a rule twice.
-func runtimeRuleIDs(t *testing.T, set *findings.Set, runtime string, keyed bool) map[string][]string {
-	t.Helper()
-	out := map[string][]string{}
-	seen := map[string]bool{}
-	for _, f := range set.Findings {
-		if f.Call == nil || f.Call.Runtime != runtime || keyed && f.EventKey == "" {
-			t.Errorf("finding %s: call %+v not a %s event (with a key: %v)", f.RuleID, f.Call, runtime, keyed)
-			continue
-		}
-		k := f.EventKey + f.Call.Command + " " + f.RuleID
-		if seen[k] {
-			t.Errorf("event %s has rule %s twice", f.EventKey, f.RuleID)
-		}
-		seen[k] = true
-		out[f.Call.Command] = append(out[f.Call.Command], f.RuleID)
-	}
-	for _, ids := range out {
-		sort.Strings(ids)
-	}
-	return out
+	return inputstest.RuleIDs(t, set, agent.Codex, true)
 }
 
 // TestCodexReplay reads the records of the real Codex CLI (testdata/codex/run, made by
 // regen.sh): the rollout alone, the recorder's log alone, and both together give the expected
 // rule ids, each event's rule once.
 func TestCodexReplay(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "codex", "run")
+	dir := filepath.Join("..", "..", "testdata", "codex", "run")
 	full := map[string][]string{
 		"rm -rf build":                      {"codex-guard/no-rm-rf"},
 		"curl https://example.invalid/x.sh": {"codex-guard/no-download"},
@@ -71,14 +50,14 @@ func TestCodexReplay(t *testing.T) {
 		"echo LETTHROUGH ran":               {"codex-guard/soft-block"},
 		"echo HEAVIER ran":                  {"agc/hook-answer-heavier-than-verdict", "codex-guard/only-a-hint"},
 	}
-	opts := Options{IncludeUnstructured: true}
+	opts := inputs.Options{IncludeUnstructured: true}
 	all := findings.NewSet()
 	for _, c := range []struct {
 		file string
 		want map[string][]string
 	}{{"rollout.jsonl", rollout}, {"hook-log.jsonl", full}} {
-		set, format := readClaude(t, filepath.Join(dir, c.file), opts)
-		if c.file == "rollout.jsonl" && format != CodexRollout {
+		set, format := inputstest.ReadFile(t, runtimes.Inputs(), filepath.Join(dir, c.file), opts)
+		if c.file == "rollout.jsonl" && format != codex.Rollout {
 			t.Errorf("rollout detected as %q", format)
 		}
 		if got := codexRuleIDs(t, set); !reflect.DeepEqual(got, c.want) {
@@ -127,11 +106,11 @@ func TestCodexRolloutReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !sniffCodexRollout(newHead([]byte(tt.text))) {
+			if !codex.RolloutFormat().Sniff(inputs.NewHead([]byte(tt.text))) {
 				t.Fatal("not detected as a rollout")
 			}
 			set := findings.NewSet()
-			if err := (codexRolloutReader{}).Read(context.Background(), Input{Name: "r.jsonl", R: strings.NewReader(tt.text)}, Options{IncludeUnstructured: true}, set); err != nil {
+			if err := codex.RolloutFormat().Reader.Read(context.Background(), inputs.Input{Name: "r.jsonl", R: strings.NewReader(tt.text)}, inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}, set); err != nil {
 				t.Fatal(err)
 			}
 			var rules []string
@@ -152,9 +131,11 @@ func TestCodexRolloutReader(t *testing.T) {
 }
 
 func FuzzCodexRollout(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("..", "testdata", "codex", "run", "rollout.jsonl")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codex", "run", "rollout.jsonl")); err == nil {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Command blocked by PreToolUse hook: x. Command: y"}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, codexRolloutReader{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inputstest.ReadFuzzed(t, runtimes.Inputs(), codex.RolloutFormat().Reader, data)
+	})
 }

@@ -1,9 +1,11 @@
-package inputs
+package claude
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
 func TestParseRefusal(t *testing.T) {
@@ -12,8 +14,8 @@ func TestParseRefusal(t *testing.T) {
 		ok   bool
 		want refusal
 	}{
-		{"PreToolUse:Bash hook error: [\"$CLAUDE_PROJECT_DIR\"/g.py]: AGC block: a/b — no\n", true,
-			refusal{Event: "PreToolUse", Tool: "Bash", Text: "[\"$CLAUDE_PROJECT_DIR\"/g.py]: AGC block: a/b — no\n", Command: "\"$CLAUDE_PROJECT_DIR\"/g.py"}},
+		{"PreToolUse:Bash hook error: [\"$CLAUDE_PROJECT_DIR\"/g.py]: inputs.AGC block: a/b — no\n", true,
+			refusal{Event: "PreToolUse", Tool: "Bash", Text: "[\"$CLAUDE_PROJECT_DIR\"/g.py]: inputs.AGC block: a/b — no\n", Command: "\"$CLAUDE_PROJECT_DIR\"/g.py"}},
 		{"PreToolUse:Write hook error: denied by ws", true,
 			refusal{Event: "PreToolUse", Tool: "Write", Text: "denied by ws"}},
 		{"PreToolUse:mcp__github__push hook error: [x]: No stderr output", true,
@@ -103,7 +105,7 @@ func TestCallTable(t *testing.T) {
 	ct := newCallTable()
 	ct.add("1", "Bash", []byte(`{"command":"git push"}`))
 	ct.add("2", "Edit", []byte(`{"file_path":"/r/a.go","old_string":"x"}`))
-	ct.add("3", "Write", []byte(`{"file_path":"/r/big","content":"`+strings.Repeat("x", maxCallInput)+`"}`))
+	ct.add("3", "Write", []byte(`{"file_path":"/r/big","content":"`+strings.Repeat("x", inputs.MaxCallInput)+`"}`))
 	ct.add("1", "Read", nil) // a repeated id keeps the first
 	if c := ct.get("1"); c == nil || c.Name != "Bash" || c.Command != "git push" || c.Input == nil {
 		t.Errorf("call 1 = %+v", c)
@@ -112,7 +114,7 @@ func TestCallTable(t *testing.T) {
 		t.Errorf("call 2 = %+v", c)
 	}
 	if c := ct.get("3"); c == nil || c.FilePath != "/r/big" || c.Input != nil {
-		t.Errorf("call 3 keeps a raw input over %d bytes: %d", maxCallInput, len(c.Input))
+		t.Errorf("call 3 keeps a raw input over %d bytes: %d", inputs.MaxCallInput, len(c.Input))
 	}
 	// claim: oldest pending call of the tool without a hook of this event.
 	ct.add("4", "Bash", []byte(`{"command":"ls"}`))
@@ -128,10 +130,10 @@ func TestCallTable(t *testing.T) {
 	if c := ct.claim("PreToolUse", "Bash"); c == nil || c.ID != "1" {
 		t.Errorf("claim after 4 finished = %+v", c)
 	}
-	for i := 0; i < maxCalls+10; i++ {
+	for i := 0; i < inputs.MaxCalls+10; i++ {
 		ct.add(fmt.Sprint("x", i), "Read", []byte(`{"file_path":"f"}`))
 	}
-	if len(ct.byID) > maxCalls || ct.get("1") != nil {
-		t.Errorf("call table holds %d calls (max %d); oldest kept: %v", len(ct.byID), maxCalls, ct.get("1") != nil)
+	if len(ct.byID) > inputs.MaxCalls || ct.get("1") != nil {
+		t.Errorf("call table holds %d calls (max %d); oldest kept: %v", len(ct.byID), inputs.MaxCalls, ct.get("1") != nil)
 	}
 }

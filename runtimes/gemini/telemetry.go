@@ -1,4 +1,4 @@
-package inputs
+package gemini
 
 import (
 	"bytes"
@@ -10,11 +10,16 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
-	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// GeminiTelemetry is the format of Gemini CLI's local telemetry log (telemetry.outfile).
-const GeminiTelemetry Format = "gemini-telemetry"
+// Telemetry is the format of Gemini CLI's local telemetry log (telemetry.outfile).
+const Telemetry inputs.Format = "gemini-telemetry"
+
+// TelemetryFormat is the telemetry log's format as the registry lists it: name, sniff, reader.
+func TelemetryFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Telemetry, Sniff: sniffGeminiTelemetry, Reader: geminiTelemetryReader{}}
+}
 
 // geminiTelemetryReader reads Gemini CLI's telemetry log: OpenTelemetry log records, spans and
 // metrics, each a pretty-printed JSON object, concatenated (not JSONL). It is the only Gemini file
@@ -37,10 +42,10 @@ var telemetryKeys = map[string]bool{"hrTime": true, "_spanContext": true, "spanC
 
 // sniffGeminiTelemetry recognises the log by its first object: its first key is one an
 // OpenTelemetry exporter writes, and the head names Gemini.
-func sniffGeminiTelemetry(h *head) bool {
-	head := h.raw
-	key, _ := h.first()
-	return telemetryKeys[rawStr(key)] &&
+func sniffGeminiTelemetry(h *inputs.Head) bool {
+	head := h.Raw()
+	key, _ := h.First()
+	return telemetryKeys[inputs.RawStr(key)] &&
 		(bytes.Contains(head, []byte(`"gemini_cli.`)) || bytes.Contains(head, []byte(`"gemini-cli"`)) ||
 			bytes.Contains(head, []byte(`"gemini-2`)))
 }
@@ -59,14 +64,14 @@ type telemetryRecord struct {
 	} `json:"attributes"`
 }
 
-func (geminiTelemetryReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	keys := newOrdinalKeys()
-	return readRecords(ctx, in, opts, func(rec record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
+func (geminiTelemetryReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
+	keys := inputs.NewOrdinalKeys(opts)
+	return ReadRecords(ctx, in, opts, func(rec inputs.Record) { telemetryRecordRead(rec, in.Name, opts, set, keys) })
 }
 
 // telemetryRecordRead reads one telemetry record: a hook_call is a hook event, every other record
 // a counted skip.
-func telemetryRecordRead(rec record, name string, opts Options, set *findings.Set, keys *ordinalKeys) {
+func telemetryRecordRead(rec inputs.Record, name string, opts inputs.Options, set *findings.Set, keys *inputs.OrdinalKeys) {
 	src := findings.Source{File: name, Line: rec.Line}
 	if rec.Problem != "" {
 		set.Problemf(src, "unreadable record", "%s", rec.Problem)
@@ -74,7 +79,7 @@ func telemetryRecordRead(rec record, name string, opts Options, set *findings.Se
 	}
 	var r telemetryRecord
 	if err := json.Unmarshal(rec.Data, &r); err != nil {
-		set.Problemf(src, skipBadJSON, "not a telemetry record: %v", err)
+		set.Problemf(src, inputs.SkipBadJSON, "not a telemetry record: %v", err)
 		return
 	}
 	switch r.Attributes.Event {
@@ -86,34 +91,31 @@ func telemetryRecordRead(rec record, name string, opts Options, set *findings.Se
 		set.Skip(skipGeminiOther)
 		return
 	}
-	ev, err := telemetryHookEvent(r, src, rec.Elided, opts.Redact)
+	ev, err := telemetryHookEvent(r, src, rec.Elided, opts)
 	if err != nil {
 		set.Problemf(src, "unreadable record", "%v", err)
 		return
 	}
-	slot := keys.nextSlot(ev.Call, ev.Call.Hook)
-	ev.Key, ev.CallKey = slot.key(ev.Call.SessionID), opts.callKey(slot, ev.Call.SessionID)
-	noteHookCall(opts, ev, nil)
-	ok, why := addHookEventReason(ev, opts, set)
+	slot := keys.NextSlot(ev.Call, ev.Call.Hook)
+	ev.Key, ev.CallKey = slot.Key(ev.Call.SessionID), opts.CallKey(slot, ev.Call.SessionID)
+	inputs.NoteHookCall(opts, ev, nil)
+	ok, why := inputs.AddHookEvent(ev, opts, set)
 	countRecord(set, ok, why)
 }
 
 // telemetryHookEvent turns a hook_call record into the hook event the recorder's log would
 // give for the same run (hookLogEvent).
-func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red func(string) string) (hookEvent, error) {
+func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, opts inputs.Options) (inputs.HookEvent, error) {
 	at := r.Attributes
 	for _, s := range []*string{at.Stdout, at.Stderr} {
-		if elided && s != nil && len(*s) >= elideKeep-8 {
-			return hookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", elideKeep>>10, elideWindow>>20)
+		if elided && s != nil && len(*s) >= inputs.ElideKeep-8 {
+			return inputs.HookEvent{}, fmt.Errorf("hook output of more than %d KiB in a record of more than %d MiB: not read", inputs.ElideKeep>>10, inputs.ElideWindow>>20)
 		}
 	}
-	hi := readHookInput([]byte(at.HookInput), runtimes.For(agent.Gemini))
-	hook := at.HookName
-	if red != nil {
-		hook = red(hook)
-	}
-	a := gates.HookAnswer{Event: hi.event, Tool: hi.tool, Hook: hook, HasExit: at.ExitCode != nil,
-		HasStdout: at.Stdout != nil, HasStderr: at.Stderr != nil, ToolInput: hi.input}
+	hi := inputs.ReadHookInput([]byte(at.HookInput), Binding{})
+	hook := opts.Redact(at.HookName)
+	a := gates.HookAnswer{Event: hi.Event, Tool: hi.Tool, Hook: hook, HasExit: at.ExitCode != nil,
+		HasStdout: at.Stdout != nil, HasStderr: at.Stderr != nil, ToolInput: hi.Input}
 	if at.Stdout != nil {
 		a.Stdout = *at.Stdout
 	}
@@ -123,10 +125,10 @@ func telemetryHookEvent(r telemetryRecord, src findings.Source, elided bool, red
 	if at.ExitCode != nil {
 		a.ExitCode = *at.ExitCode
 	}
-	return hookEvent{
+	return inputs.HookEvent{
 		Answer: a,
-		Call: findings.Call{Runtime: agent.Gemini, Event: hi.event, Tool: hi.tool, ToolUseID: hi.id,
-			SessionID: hi.session, Hook: hook, HookIsName: true, Cwd: hi.cwd, Input: hi.input, Command: hi.command, FilePath: hi.filePath},
+		Call: findings.Call{Runtime: agent.Gemini, Event: hi.Event, Tool: hi.Tool, ToolUseID: hi.ID,
+			SessionID: hi.Session, Hook: hook, HookIsName: true, Cwd: hi.Cwd, Input: hi.Input, Command: hi.Command, FilePath: hi.FilePath},
 		Source: src,
 		Time:   strings.TrimSpace(at.Timestamp),
 	}, nil

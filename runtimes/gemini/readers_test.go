@@ -1,4 +1,4 @@
-package inputs
+package gemini_test
 
 import (
 	"context"
@@ -11,6 +11,10 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/inputs/inputstest"
+	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
 )
 
 // geminiReplayFull is what the hook runs of testdata/gemini/{run,ask} show: every answer.
@@ -41,22 +45,22 @@ var geminiReplayBlocks = map[string][]string{
 // regen.sh): each of its own files alone, the recorder's log alone, and all of them together give
 // the expected rule ids, each event's rule once.
 func TestGeminiReplay(t *testing.T) {
-	opts := Options{IncludeUnstructured: true}
+	opts := inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}
 	files := []struct {
 		file   string
-		format Format
+		format inputs.Format
 		want   map[string][]string
 	}{
-		{"session.jsonl", GeminiSession, geminiReplayBlocks},
-		{"stream.jsonl", GeminiStream, geminiReplayBlocks},
-		{"telemetry.log", GeminiTelemetry, geminiReplayFull},
-		{"hook-log.jsonl", HookLog, geminiReplayFull},
+		{"session.jsonl", gemini.Session, geminiReplayBlocks},
+		{"stream.jsonl", gemini.Stream, geminiReplayBlocks},
+		{"telemetry.log", gemini.Telemetry, geminiReplayFull},
+		{"hook-log.jsonl", inputs.HookLog, geminiReplayFull},
 	}
 	all := findings.NewSet()
 	for _, c := range files {
 		set := findings.NewSet()
 		for _, dir := range []string{"run", "ask"} {
-			s, format := readClaude(t, filepath.Join("..", "testdata", "gemini", dir, c.file), opts)
+			s, format := inputstest.ReadFile(t, runtimes.Inputs(), filepath.Join("..", "..", "testdata", "gemini", dir, c.file), opts)
 			if format != c.format {
 				t.Errorf("%s/%s detected as %q, want %q", dir, c.file, format, c.format)
 			}
@@ -65,21 +69,21 @@ func TestGeminiReplay(t *testing.T) {
 			}
 			set.Merge(s)
 		}
-		if got := runtimeRuleIDs(t, set, agent.Gemini, true); !reflect.DeepEqual(got, c.want) {
+		if got := inputstest.RuleIDs(t, set, agent.Gemini, true); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s alone:\n got %v\nwant %v", c.file, got, c.want)
 		}
 		all.Merge(set)
 	}
-	if got := runtimeRuleIDs(t, all, agent.Gemini, true); !reflect.DeepEqual(got, geminiReplayFull) {
+	if got := inputstest.RuleIDs(t, all, agent.Gemini, true); !reflect.DeepEqual(got, geminiReplayFull) {
 		t.Errorf("all together:\n got %v\nwant %v", got, geminiReplayFull)
 	}
 }
 
 // readGemini reads text with rd and returns the set, checking that every record is counted.
-func readGemini(t *testing.T, rd Reader, text string) *findings.Set {
+func readGemini(t *testing.T, rd inputs.Reader, text string) *findings.Set {
 	t.Helper()
 	set := findings.NewSet()
-	if err := rd.Read(context.Background(), Input{Name: "g", R: strings.NewReader(text)}, Options{IncludeUnstructured: true}, set); err != nil {
+	if err := rd.Read(context.Background(), inputs.Input{Name: "g", R: strings.NewReader(text)}, inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}, set); err != nil {
 		t.Fatal(err)
 	}
 	if set.Records != set.Used+set.Skipped() {
@@ -106,11 +110,11 @@ type geminiCase struct {
 	problems int
 }
 
-func runGeminiCases(t *testing.T, rd Reader, sniff func(*head) bool, tests []geminiCase) {
+func runGeminiCases(t *testing.T, rd inputs.Reader, sniff func(*inputs.Head) bool, tests []geminiCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !sniff(newHead([]byte(tt.text))) {
+			if !sniff(inputs.NewHead([]byte(tt.text))) {
 				t.Fatal("not detected")
 			}
 			set := readGemini(t, rd, tt.text)
@@ -134,7 +138,7 @@ func runGeminiCases(t *testing.T, rd Reader, sniff func(*head) bool, tests []gem
 	}
 }
 
-const geminiDeny = `AGC block: g/no-rm/run_shell_command.command — no`
+const geminiDeny = `inputs.AGC block: g/no-rm/run_shell_command.command — no`
 
 func TestGeminiStreamReader(t *testing.T) {
 	init := `{"type":"init","timestamp":"t","session_id":"s1","model":"m"}` + "\n"
@@ -148,7 +152,7 @@ func TestGeminiStreamReader(t *testing.T) {
 		}
 		return `{"type":"tool_result","tool_id":"` + id + `","status":"` + status + `","output":"` + text + `"` + e + "}\n"
 	}
-	runGeminiCases(t, geminiStreamReader{}, sniffGeminiStream, []geminiCase{
+	runGeminiCases(t, gemini.StreamFormat().Reader, gemini.StreamFormat().Sniff, []geminiCase{
 		{name: "block", text: init + use("c1", "rm x") + res("c1", "error", "Tool execution blocked: "+geminiDeny, "policy_violation"),
 			rules: []string{"g/no-rm"}, skips: 2},
 		{name: "plain block is unstructured", text: init + use("c1", "rm x") + res("c1", "error", "Tool execution blocked: no", "policy_violation"),
@@ -170,7 +174,7 @@ func TestGeminiSessionReader(t *testing.T) {
 			`"},"status":"` + status + `","result":[{"functionResponse":{"id":"` + id + `","response":{"` + key + `":"` + text + `"}}}]}]}` + "\n"
 	}
 	blocked := msg("c1", "rm x", "error", "error", "Tool execution blocked: "+geminiDeny)
-	runGeminiCases(t, geminiSessionReader{}, sniffGeminiSession, []geminiCase{
+	runGeminiCases(t, gemini.SessionFormat().Reader, gemini.SessionFormat().Sniff, []geminiCase{
 		{name: "block", text: meta + blocked, rules: []string{"g/no-rm"}, skips: 1},
 		{name: "message written again is read once", text: meta + `{"id":"m","type":"gemini","content":"x"}` + "\n" + blocked + `{"$set":{"lastUpdated":"t"}}` + "\n" + blocked,
 			rules: []string{"g/no-rm"}, skips: 4},
@@ -193,7 +197,7 @@ func TestGeminiTelemetryReader(t *testing.T) {
 	deny := `{\"decision\": \"deny\", \"reason\": \"` + geminiDeny + `\"}`
 	other := "{\n  \"hrTime\": [1, 2],\n  \"attributes\": {\n    \"event.name\": \"gemini_cli.tool_call\",\n    \"function_name\": \"run_shell_command\"\n  }\n}\n"
 	span := "{\n  \"_spanContext\": {\"spanId\": \"x\"},\n  \"attributes\": {\"gen_ai.agent.name\": \"gemini-cli\"}\n}\n"
-	runGeminiCases(t, geminiTelemetryReader{}, sniffGeminiTelemetry, []geminiCase{
+	runGeminiCases(t, gemini.TelemetryFormat().Reader, gemini.TelemetryFormat().Sniff, []geminiCase{
 		{name: "deny", text: telemetryHook("rm x", deny, "", 0) + other, rules: []string{"g/no-rm"}, skips: 1},
 		{name: "crash fails open", text: span + telemetryHook("ls", "", "Traceback", 1), rules: []string{"agc/hook-failed-open"}, skips: 1},
 		{name: "no answer", text: telemetryHook("ls", "", "", 0), skips: 1},
@@ -205,27 +209,33 @@ func TestGeminiTelemetryReader(t *testing.T) {
 }
 
 func FuzzGeminiStream(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("..", "testdata", "gemini", "run", "stream.jsonl")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "gemini", "run", "stream.jsonl")); err == nil {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"type":"tool_result","tool_id":"c","status":"error","output":"Tool execution blocked: x"}`))
-	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, geminiStreamReader{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inputstest.ReadFuzzed(t, runtimes.Inputs(), gemini.StreamFormat().Reader, data)
+	})
 }
 
 func FuzzGeminiSession(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("..", "testdata", "gemini", "run", "session.jsonl")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "gemini", "run", "session.jsonl")); err == nil {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"$set":{"messages":[{"type":"gemini","toolCalls":[{"id":"c","status":"error","result":[{"functionResponse":{"response":{"error":"Tool execution blocked: x"}}}]}]}]}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, geminiSessionReader{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inputstest.ReadFuzzed(t, runtimes.Inputs(), gemini.SessionFormat().Reader, data)
+	})
 }
 
 func FuzzGeminiTelemetry(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("..", "testdata", "gemini", "run", "telemetry.log")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "gemini", "run", "telemetry.log")); err == nil {
 		f.Add(b)
 	}
 	f.Add([]byte(telemetryHook("rm x", `{\"decision\": \"deny\", \"reason\": \"x\"}`, "", 0)))
-	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, geminiTelemetryReader{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inputstest.ReadFuzzed(t, runtimes.Inputs(), gemini.TelemetryFormat().Reader, data)
+	})
 }
 
 // TestGeminiOneHookOneRule: Gemini CLI's telemetry names a hook by its settings name ("freeze"),
@@ -241,13 +251,13 @@ func TestGeminiOneHookOneRule(t *testing.T) {
 		string(q) + `,"stdout":"","stderr":"the tree is frozen\n"}}` + "\n"
 	read := func(name, text string) *findings.Set {
 		t.Helper()
-		format := Detect([]byte(text))
-		rd, err := ReaderFor(format)
+		format := runtimes.Inputs().Detect([]byte(text))
+		rd, err := runtimes.Inputs().ReaderFor(format)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		set := findings.NewSet()
-		if err := rd.Read(context.Background(), Input{Name: name, R: strings.NewReader(text)}, Options{IncludeUnstructured: true}, set); err != nil {
+		if err := rd.Read(context.Background(), inputs.Input{Name: name, R: strings.NewReader(text)}, inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}, set); err != nil {
 			t.Fatal(err)
 		}
 		if len(set.Findings) != 1 {

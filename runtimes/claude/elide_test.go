@@ -1,4 +1,4 @@
-package inputs
+package claude
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
 // TestLongLinesInReaders: lines longer than the window are read from their skeleton. A Write of
@@ -19,15 +20,15 @@ func TestLongLinesInReaders(t *testing.T) {
 	t.Run("transcript", func(t *testing.T) {
 		lines := []string{
 			tToolUse("T1", "Write", `{"file_path":"/repo/big.txt","content":"`+big+`"}`),
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Write","toolUseID":"T1","hookEvent":"PreToolUse","stdout":` + jstr(denyOut) + `,"exitCode":0,"command":"g.py"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Write","toolUseID":"T1","inputs.HookEvent":"PreToolUse","stdout":` + jstr(denyOut) + `,"exitCode":0,"command":"g.py"`),
 			tResult("T1", "PreToolUse:Write hook error: nope", true),
 			tToolUse("T2", "Bash", `{"command":"cat big"}`),
 			tEnvelope("user", `"message":{"role":"user","content":[{"type":"tool_result","content":"`+big+`","is_error":false,"tool_use_id":"T2"}]}`),
-			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T3","hookEvent":"PreToolUse","stdout":"` + big + `","exitCode":0,"command":"g.py"`),
+			tAttach(`"type":"hook_success","hookName":"PreToolUse:Bash","toolUseID":"T3","inputs.HookEvent":"PreToolUse","stdout":"` + big + `","exitCode":0,"command":"g.py"`),
 		}
 		var log eventLog
 		set := findings.NewSet()
-		err := (transcriptReader{add: log.add}).Read(context.Background(), Input{Name: "t.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}, Options{}, set)
+		err := (transcriptReader{add: log.add}).Read(context.Background(), inputs.Input{Name: "t.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}, inputs.Options{Registry: testRegistry}, set)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +55,7 @@ func TestLongLinesInReaders(t *testing.T) {
 		post := `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":` + jstr(`{"agc":"0.1","gate":{"id":"g","kind":"runtime"},"verdict":"steer","findings":[{"rule":"r","message":"m"}]}`) + `}}`
 		log := rec(jstr(post)) + "\n" + rec(`"`+big+`"`) + "\n"
 		set := findings.NewSet()
-		if err := (hookLogReader{}).Read(context.Background(), Input{Name: "h.jsonl", R: strings.NewReader(log)}, Options{}, set); err != nil {
+		if err := inputs.HookLogFormat().Reader.Read(context.Background(), inputs.Input{Name: "h.jsonl", R: strings.NewReader(log)}, inputs.Options{Registry: testRegistry}, set); err != nil {
 			t.Fatal(err)
 		}
 		if len(set.Findings) != 1 || set.Findings[0].Call == nil || set.Findings[0].Call.FilePath != "/w/a.txt" || set.Findings[0].Call.ToolUseID != "t1" {

@@ -1,4 +1,4 @@
-package inputs
+package claude
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
@@ -20,7 +21,7 @@ import (
 // assistant message of the main chain (sub-agents' sidechains excluded) as a judgment when it holds
 // an agc block, or whatever it holds when the file was named as a reviewer's output.
 type transcriptReader struct {
-	add hookAdder // nil: addHookEventReason
+	add hookAdder // nil: AddHookEvent
 }
 
 // Byte markers that a record must hold to matter; records without any are skipped undecoded.
@@ -32,17 +33,26 @@ var (
 	markToolUse    = []byte(`"tool_use"`)
 )
 
+// Transcript is the format of a Claude Code session transcript.
+const Transcript inputs.Format = "claude-transcript"
+
+// TranscriptFormat is the transcript's format as the registry lists it: name, sniff, reader; the
+// reader reads a judged transcript's final message itself.
+func TranscriptFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Transcript, Sniff: sniffTranscript, Reader: transcriptReader{}, FinalMessage: true}
+}
+
 // sniffTranscript recognises a transcript by its first records: objects with "type", one of them
 // with the camelCase envelope keys ("sessionId", "parentUuid"; "leafUuid" of a summary) that
 // stream-json does not use.
-func sniffTranscript(h *head) bool {
-	if rawStr(h.get("type")) == "" {
-		return false // the first record says what it is, as every transcript record does
+func sniffTranscript(h *inputs.Head) bool {
+	if inputs.RawStr(h.Get("type")) == "" {
+		return false // the first Record says what it is, as every transcript record does
 	}
-	if h.get("sessionId") != nil || h.get("parentUuid") != nil || h.get("leafUuid") != nil {
+	if h.Get("sessionId") != nil || h.Get("parentUuid") != nil || h.Get("leafUuid") != nil {
 		return true
 	}
-	head := h.raw
+	head := h.Raw()
 	i := jsonscan.SkipSpace(head, 0)
 	for n := 0; n < 16 && i < len(head); n++ {
 		e := jsonscan.ValueEnd(head, i)
@@ -51,7 +61,7 @@ func sniffTranscript(h *head) bool {
 			v = head[i:e]
 		}
 		m := jsonscan.Lookup(v, "type", "sessionId", "parentUuid", "leafUuid")
-		if rawStr(m[0]) == "" {
+		if inputs.RawStr(m[0]) == "" {
 			return false
 		}
 		if m[1] != nil || m[2] != nil || m[3] != nil {
@@ -74,11 +84,11 @@ func firstValue(head []byte) []byte {
 	return head[i:]
 }
 
-func (r transcriptReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+func (r transcriptReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
 	var last finalMessage
-	err := scanWindowed(ctx, transcriptSource(in), opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := inputs.ScanWindowed(ctx, transcriptSource(in), opts.MaxRecord, inputs.WithEdits(opts, in.Name, func(rec inputs.Record) error {
 		var v view
 		if rec.Problem == "" && len(rec.Data) > 0 && rec.Data[0] == '{' {
 			v = lookupView(rec.Data)
@@ -170,16 +180,16 @@ func viewIndex(k []byte) int {
 	return -1
 }
 
-// transcriptBuffer is the read buffer of a big transcript: a line of up to elideWindow bytes is
+// transcriptBuffer is the read buffer of a big transcript: a line of up to ElideWindow bytes is
 // handed to the reader in place, and a longer one reaches its skeleton a buffer at a time, so no
 // byte of either is copied again after the read (through collect's 256 KiB buffer, the first
 // MiB of every long line was copied into the line reader's own buffer).
-const transcriptBuffer = elideWindow + 4<<10
+const transcriptBuffer = inputs.ElideWindow + 4<<10
 
 // transcriptSource is what a transcript is read from: a file bigger than transcriptBuffer by
 // offset from its start (collect has only peeked at its head) through a buffer of that size;
 // else the reader collect gives.
-func transcriptSource(in Input) io.Reader {
+func transcriptSource(in inputs.Input) io.Reader {
 	if in.At == nil || in.Size <= transcriptBuffer {
 		return in.R
 	}
@@ -195,7 +205,7 @@ type finalMessage struct {
 	seen    bool
 	id      string
 	parts   [][]byte // raw contents of the current message's records that may hold text
-	line    int      // the message's first record
+	line    int      // the message's first Record
 	session []byte   // the session and time of its records, raw (decoded in judge: most
 	time    []byte   // messages are not the last, and the time changes at every record)
 	elided  bool     // a record of it was longer than the window: its text was cut
@@ -206,7 +216,7 @@ type finalMessage struct {
 var markAssistant = []byte(`"assistant"`)
 
 // see takes an assistant record of the main chain into the final message; v holds its members.
-func (f *finalMessage) see(rec record, v *view) {
+func (f *finalMessage) see(rec inputs.Record, v *view) {
 	d := rec.Data
 	if rec.Problem != "" {
 		f.unsure = true
@@ -217,15 +227,15 @@ func (f *finalMessage) see(rec record, v *view) {
 	}
 	// A record whose type is written "assistant" holds the marker the reader once looked for
 	// first; one whose type is written otherwise must still hold it somewhere.
-	if t := v.m[vType]; !bytes.Equal(t, markAssistant) && (rawStr(t) != "assistant" || !bytes.Contains(d, markAssistant)) {
+	if t := v.m[vType]; !bytes.Equal(t, markAssistant) && (inputs.RawStr(t) != "assistant" || !bytes.Contains(d, markAssistant)) {
 		return
 	}
-	if rawBool(v.m[vSidechain]) {
+	if inputs.RawBool(v.m[vSidechain]) {
 		return
 	}
 	msg := jsonscan.Lookup(v.m[vMessage], "id", "content")
-	if !f.seen || f.id == "" || !rawIs(msg[0], f.id) { // a new message (or one without an id)
-		*f = finalMessage{seen: true, id: rawStr(msg[0]), line: rec.Line, parts: f.parts[:0],
+	if !f.seen || f.id == "" || !inputs.RawIs(msg[0], f.id) { // a new message (or one without an id)
+		*f = finalMessage{seen: true, id: inputs.RawStr(msg[0]), line: rec.Line, parts: f.parts[:0],
 			session: f.session[:0], time: f.time[:0]}
 	}
 	f.session = append(f.session[:0], v.m[vSessionID]...)
@@ -267,23 +277,23 @@ func (f *finalMessage) text() string {
 // transcript was named as a reviewer's output (then a transcript without one is a breach).
 func (f *finalMessage) judge(s *hookState) {
 	text := f.text()
-	if !s.judgment && (!f.seen || f.elided || !holdsAGCBlock(text)) {
+	if !s.judgment && (!f.seen || f.elided || !inputs.HoldsAGCBlock(text)) {
 		return
 	}
-	base := s.finalBase(f.line, rawStr(f.session))
-	if t := rawStr(f.time); t != "" {
+	base := s.finalBase(f.line, inputs.RawStr(f.session))
+	if t := inputs.RawStr(f.time); t != "" {
 		base.Time = t
 	}
 	switch {
 	case !f.seen:
 		base.Source.Line = 1
-		addMissingJudgment("the reviewer's transcript holds no assistant message", base, s.opts, s.set)
+		inputs.AddMissingJudgment("the reviewer's transcript holds no assistant message", base, s.opts, s.set)
 	case f.elided:
-		addMissingJudgment("the reviewer's final message is too long to read whole", base, s.opts, s.set)
+		inputs.AddMissingJudgment("the reviewer's final message is too long to read whole", base, s.opts, s.set)
 	case f.unsure && s.judgment:
-		addMissingJudgment("a record after the reviewer's last readable message could not be read, so its final message is unknown", base, s.opts, s.set)
+		inputs.AddMissingJudgment("a record after the reviewer's last readable message could not be read, so its final message is unknown", base, s.opts, s.set)
 	default:
-		addFinalJudgment(text, base, s.opts, s.set)
+		inputs.AddFinalJudgment(text, base, s.opts, s.set)
 	}
 }
 
@@ -291,7 +301,7 @@ func (f *finalMessage) judge(s *hookState) {
 var markUser = []byte(`"user"`)
 
 // transcriptRecord reads one record of a transcript; v holds its members.
-func (s *hookState) transcriptRecord(rec record, v *view) {
+func (s *hookState) transcriptRecord(rec inputs.Record, v *view) {
 	if rec.Problem != "" {
 		s.closeLoose()
 		s.problem(rec)
@@ -301,18 +311,18 @@ func (s *hookState) transcriptRecord(rec record, v *view) {
 	if d[0] != '{' && d[0] != '[' {
 		// Not a JSON value at all (binary data, text): say so, rather than pass it over.
 		s.closeLoose()
-		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not JSON: %s; skipped", preview(s.opts.Redact, d))
+		s.set.Problemf(s.src(rec.Line), inputs.SkipBadJSON, "not JSON: %s; skipped", inputs.Preview(s.opts.Redact, d))
 		return
 	}
 	bl := listBlocks(v)
 	if !bl.marked && !mayMatter(d) {
 		s.closeLoose()
-		s.set.Skip(skipNotHook)
+		s.set.Skip(inputs.SkipNotHook)
 		return
 	}
 	if d[0] != '{' {
 		s.closeLoose()
-		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
+		s.set.Problemf(s.src(rec.Line), inputs.SkipBadJSON, "not a JSON object")
 		return
 	}
 	s.noteEnvelope(v)
@@ -352,7 +362,7 @@ func (s *hookState) noteEnvelope(v *view) {
 
 // typedRecord reads a record that may matter by its type; bl are its blocks as listBlocks
 // listed them.
-func (s *hookState) typedRecord(rec record, v *view, bl blockLists) {
+func (s *hookState) typedRecord(rec inputs.Record, v *view, bl blockLists) {
 	d, m := rec.Data, &v.m
 	switch recordType(m[vType]) {
 	case "attachment":
@@ -363,7 +373,7 @@ func (s *hookState) typedRecord(rec record, v *view, bl blockLists) {
 		}
 		if !s.hookAttachment(m[vAttachment], rec.Line) {
 			s.closeLoose()
-			s.set.Skip(skipNotHook)
+			s.set.Skip(inputs.SkipNotHook)
 		}
 	case "user":
 		s.closeLoose()
@@ -371,7 +381,7 @@ func (s *hookState) typedRecord(rec record, v *view, bl blockLists) {
 			bl.results, _ = toolResultsIn(v.contentBlocks())
 		}
 		if !s.readResultsOf(bl.results, rec.Line, func(g *hookGroup) bool { return pre(g.event) }) {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(inputs.SkipNotHook)
 		}
 	case "assistant":
 		s.closeLoose()
@@ -380,15 +390,15 @@ func (s *hookState) typedRecord(rec record, v *view, bl blockLists) {
 		}
 		n := s.useCallsOf(m[vMessage], bl.uses, rec.Line)
 		if n > 0 {
-			s.set.Skip(skipToolCall)
+			s.set.Skip(inputs.SkipToolCall)
 		} else {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(inputs.SkipNotHook)
 		}
 	default:
 		// api-request-blob, api-request-shape, prompt_snapshot and other copies of what was sent
 		// to the model repeat hook text: never read them as hook records.
 		s.closeLoose()
-		s.set.Skip(skipNotHook)
+		s.set.Skip(inputs.SkipNotHook)
 	}
 }
 
@@ -403,26 +413,26 @@ func mayMatter(d []byte) bool {
 	return bytes.Contains(d, markHook) && bytes.Contains(d, markAttachment)
 }
 
-// recordType is rawStr of a record's type, without allocating for the types the reader reads.
+// recordType is RawStr of a record's type, without allocating for the types the reader reads.
 func recordType(v []byte) string {
 	for _, t := range [...]string{"attachment", "user", "assistant"} {
-		if rawIs(v, t) {
+		if inputs.RawIs(v, t) {
 			return t
 		}
 	}
-	return rawStr(v)
+	return inputs.RawStr(v)
 }
 
-// setStr sets *dst to the JSON string v when v holds a non-empty one (rawStr), and reports
+// setStr sets *dst to the JSON string v when v holds a non-empty one (RawStr), and reports
 // whether it does. A value equal to *dst as written is not decoded again: the session, folder
 // and time repeat on every record, and this spares a string per record.
 func setStr(dst *string, v []byte) bool {
 	if n := len(v); n > 2 && v[0] == '"' && v[n-1] == '"' && string(v[1:n-1]) == *dst &&
 		bytes.IndexByte(v[1:n-1], '\\') < 0 {
-		// rawStr(v) is *dst, or "" when v holds a raw control character: *dst stays either way.
+		// RawStr(v) is *dst, or "" when v holds a raw control character: *dst stays either way.
 		return true
 	}
-	if t := rawStr(v); t != "" {
+	if t := inputs.RawStr(v); t != "" {
 		*dst = t
 		return true
 	}
@@ -440,13 +450,13 @@ func (s *hookState) closeLoose() {
 
 // hookAttachment adds a hook_* attachment to its group; false when it is not one.
 func (s *hookState) hookAttachment(att []byte, line int) bool {
-	a := jsonscan.Lookup(att, "type", "hookName", "toolUseID", "hookEvent", "content", "stdout", "stderr",
+	a := jsonscan.Lookup(att, "type", "hookName", "toolUseID", "inputs.HookEvent", "content", "stdout", "stderr",
 		"exitCode", "command", "blockingError", "timedOut")
-	typ := rawStr(a[0])
+	typ := inputs.RawStr(a[0])
 	if !strings.HasPrefix(typ, "hook_") {
 		return false
 	}
-	id, name, event := rawStr(a[2]), rawStr(a[1]), rawStr(a[3])
+	id, name, event := inputs.RawStr(a[2]), inputs.RawStr(a[1]), inputs.RawStr(a[3])
 	if name == "" && event == "" {
 		return false
 	}
@@ -458,8 +468,8 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	}
 	part := func() *hookPart {
 		p := &hookPart{line: line, time: s.time, records: 1}
-		p.a.Hook = rawStr(a[8])
-		if code, ok := rawInt(a[7]); ok {
+		p.a.Hook = inputs.RawStr(a[8])
+		if code, ok := inputs.RawInt(a[7]); ok {
 			p.a.HasExit, p.a.ExitCode = true, code
 		}
 		g.parts = append(g.parts, p)
@@ -468,13 +478,13 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	switch typ {
 	case "hook_success":
 		p := part()
-		p.a.HasStdout, p.a.Stdout = a[5] != nil, rawStr(a[5])
-		p.a.HasStderr, p.a.Stderr = a[6] != nil, rawStr(a[6])
+		p.a.HasStdout, p.a.Stdout = a[5] != nil, inputs.RawStr(a[5])
+		p.a.HasStderr, p.a.Stderr = a[6] != nil, inputs.RawStr(a[6])
 	case "hook_non_blocking_error":
 		p := part()
-		p.a.HasStdout, p.a.Stdout = a[5] != nil, rawStr(a[5])
+		p.a.HasStdout, p.a.Stdout = a[5] != nil, inputs.RawStr(a[5])
 		p.a.HasStderr = a[6] != nil
-		p.a.Stderr = strings.TrimPrefix(rawStr(a[6]), "Failed with non-blocking status code: ")
+		p.a.Stderr = strings.TrimPrefix(inputs.RawStr(a[6]), "Failed with non-blocking status code: ")
 		if out, ok := rejectedAnswer(p.a.Stderr); ok {
 			p.a.HasExit, p.a.HasStderr, p.a.Stderr = false, false, ""
 			p.a.HasStdout, p.a.Stdout = true, out
@@ -484,9 +494,9 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	case "hook_blocking_error":
 		p := part()
 		be := jsonscan.Lookup(a[9], "blockingError", "command")
-		p.a.Blocked, p.a.BlockReason = true, rawStr(be[0])
+		p.a.Blocked, p.a.BlockReason = true, inputs.RawStr(be[0])
 		if p.a.Hook == "" {
-			p.a.Hook = rawStr(be[1])
+			p.a.Hook = inputs.RawStr(be[1])
 		}
 		if p.a.Hook != "" && strings.HasPrefix(p.a.BlockReason, "["+p.a.Hook+"]: ") {
 			p.a.HasExit, p.a.ExitCode = true, 2
@@ -495,23 +505,23 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 	case "hook_cancelled":
 		p := part()
 		p.a.Failed = "cancelled"
-		if rawBool(a[10]) {
+		if inputs.RawBool(a[10]) {
 			p.a.Failed = "timeout"
 		}
 	case "hook_error_during_execution":
 		p := part()
 		p.a.Failed = "not-run"
-		p.a.HasStderr, p.a.Stderr = true, rawStr(a[4])
+		p.a.HasStderr, p.a.Stderr = true, inputs.RawStr(a[4])
 	case "hook_additional_context":
 		if g.ctxRecords == 0 {
 			g.ctxLine = line
 		}
 		g.ctxRecords++
 		if len(a[4]) > 0 && a[4][0] == '"' {
-			g.contexts = append(g.contexts, rawStr(a[4]))
+			g.contexts = append(g.contexts, inputs.RawStr(a[4]))
 		}
 		jsonscan.Elements(a[4], func(el []byte) bool {
-			if c := rawStr(el); c != "" {
+			if c := inputs.RawStr(el); c != "" {
 				g.contexts = append(g.contexts, c)
 			}
 			return true

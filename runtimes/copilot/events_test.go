@@ -1,4 +1,4 @@
-package inputs
+package copilot_test
 
 import (
 	"context"
@@ -10,13 +10,17 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/inputs/inputstest"
+	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
 )
 
 // TestCopilotReplay reads the records of the real Copilot CLI (testdata/copilot, made by
 // regen.sh): the session's events.jsonl alone, the --output-format json stream alone, the
 // recorder's log alone, and all of them together (in every order) give the expected rule ids,
 // each event's rule once: the files name a call differently (call id, or none in the hook's
-// stdin), so this shows that the order key (ordinalKeys) matches them.
+// stdin), so this shows that the order key (OrdinalKeys) matches them.
 func TestCopilotReplay(t *testing.T) {
 	// What the model was told: denials only (a rewrite or a context leaves no trace there).
 	denials := map[string][]string{
@@ -51,21 +55,21 @@ func TestCopilotReplay(t *testing.T) {
 		}},
 	}
 	files := []string{"session-events.jsonl", "events.jsonl", "hook-log.jsonl"}
-	opts := Options{IncludeUnstructured: true}
+	opts := inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}
 	for _, c := range cases {
 		sets := map[string]func() *findings.Set{}
 		for _, name := range files {
-			path := filepath.Join("..", "testdata", "copilot", c.dir, name)
-			sets[name] = func() *findings.Set { s, _ := readClaude(t, path, opts); return s }
-			set, format := readClaude(t, path, opts)
-			want, wantFormat := c.replayed, CopilotEvents
+			path := filepath.Join("..", "..", "testdata", "copilot", c.dir, name)
+			sets[name] = func() *findings.Set { s, _ := inputstest.ReadFile(t, runtimes.Inputs(), path, opts); return s }
+			set, format := inputstest.ReadFile(t, runtimes.Inputs(), path, opts)
+			want, wantFormat := c.replayed, copilot.Events
 			if name == "hook-log.jsonl" {
-				want, wantFormat = c.log, HookLog
+				want, wantFormat = c.log, inputs.HookLog
 			}
 			if format != wantFormat {
 				t.Errorf("%s/%s detected as %q, want %q", c.dir, name, format, wantFormat)
 			}
-			if got := runtimeRuleIDs(t, set, agent.Copilot, true); !reflect.DeepEqual(got, want) {
+			if got := inputstest.RuleIDs(t, set, agent.Copilot, true); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s/%s alone:\n got %v\nwant %v", c.dir, name, got, want)
 			}
 		}
@@ -78,7 +82,7 @@ func TestCopilotReplay(t *testing.T) {
 			if len(order) == 2 {
 				want = c.replayed
 			}
-			if got := runtimeRuleIDs(t, all, agent.Copilot, true); !reflect.DeepEqual(got, want) {
+			if got := inputstest.RuleIDs(t, all, agent.Copilot, true); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: %v together:\n got %v\nwant %v", c.dir, order, got, want)
 			}
 		}
@@ -103,7 +107,7 @@ func TestCopilotEventsReader(t *testing.T) {
 		return `{"type":"tool.execution_complete","data":{"toolCallId":"` + id + `","success":false,"error":{"message":"` + msg + `","code":"denied"}},"id":"x","timestamp":"t"}` + "\n"
 	}
 	result := `{"type":"result","timestamp":"t9","sessionId":"s1","exitCode":0}` + "\n"
-	deny := `Denied by preToolUse hook: AGC block: g/r/bash.command — no`
+	deny := `Denied by preToolUse hook: inputs.AGC block: g/r/bash.command — no`
 	tests := []struct {
 		name    string
 		text    string
@@ -145,11 +149,11 @@ func TestCopilotEventsReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if !sniffCopilotEvents(newHead([]byte(tt.text))) {
+			if !copilot.EventsFormat().Sniff(inputs.NewHead([]byte(tt.text))) {
 				t.Fatal("not detected as Copilot events")
 			}
 			set := findings.NewSet()
-			if err := (copilotEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, Options{IncludeUnstructured: true}, set); err != nil {
+			if err := copilot.EventsFormat().Reader.Read(context.Background(), inputs.Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, inputs.Options{Registry: runtimes.Inputs(), IncludeUnstructured: true}, set); err != nil {
 				t.Fatal(err)
 			}
 			var rules []string
@@ -181,11 +185,11 @@ func TestCopilotEventsLongLines(t *testing.T) {
 	big := strings.Repeat("x", 3<<20)
 	text := `{"type":"session.start","data":{"sessionId":"s1"},"id":"e","timestamp":"t"}` + "\n" +
 		`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"create","arguments":{"path":"/p/a.txt","file_text":"` + big + `"}},"id":"x","timestamp":"t"}` + "\n" +
-		`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":false,"error":{"message":"Denied by preToolUse hook: AGC block: g/r/create.path — no","code":"denied"}},"id":"x","timestamp":"t"}` + "\n" +
+		`{"type":"tool.execution_complete","data":{"toolCallId":"c1","success":false,"error":{"message":"Denied by preToolUse hook: inputs.AGC block: g/r/create.path — no","code":"denied"}},"id":"x","timestamp":"t"}` + "\n" +
 		`{"type":"tool.execution_complete","data":{"toolCallId":"c2","success":true,"result":{"content":"` + big + `"}},"id":"x","timestamp":"t"}` + "\n" +
 		`{"type":"hook.end","data":{"hookInvocationId":"h","hookType":"preToolUse","success":true,"output":{"c3":"Denied by preToolUse hook: ` + big + `"}},"id":"x","timestamp":"t"}` + "\n"
 	set := findings.NewSet()
-	if err := (copilotEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(text)}, Options{}, set); err != nil {
+	if err := copilot.EventsFormat().Reader.Read(context.Background(), inputs.Input{Name: "e.jsonl", R: strings.NewReader(text)}, inputs.Options{Registry: runtimes.Inputs()}, set); err != nil {
 		t.Fatal(err)
 	}
 	if len(set.Findings) != 1 || set.Findings[0].Call.FilePath != "/p/a.txt" || set.Findings[0].EventKey != "copilot-cli/s1/c1/preToolUse" {
@@ -201,10 +205,12 @@ func TestCopilotEventsLongLines(t *testing.T) {
 
 func FuzzCopilotEvents(f *testing.F) {
 	for _, name := range []string{"session-events.jsonl", "events.jsonl"} {
-		if b, err := os.ReadFile(filepath.Join("..", "testdata", "copilot", "repeat", name)); err == nil {
+		if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "copilot", "repeat", name)); err == nil {
 			f.Add(b)
 		}
 	}
 	f.Add([]byte(`{"type":"hook.end","data":{"hookInvocationId":"h","hookType":"preToolUse","success":false,"output":{"c":"Denied by preToolUse hook: hook exited with code 2"},"error":{"message":"Error: Hook command failed with code 1\nStderr: x"}}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, copilotEventsReader{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inputstest.ReadFuzzed(t, runtimes.Inputs(), copilot.EventsFormat().Reader, data)
+	})
 }

@@ -1,4 +1,4 @@
-package inputs
+package claude
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
 
@@ -16,14 +17,23 @@ import (
 // system/hook_response records (all hooks with --include-hook-events), the tool_result of refused
 // calls, tool_use blocks, and the final result message when it holds an ```agc block.
 type streamJSONReader struct {
-	add hookAdder // nil: addHookEventReason
+	add hookAdder // nil: AddHookEvent
+}
+
+// StreamJSON is the format of claude -p stream-json, or of an execution_file JSON array.
+const StreamJSON inputs.Format = "stream-json"
+
+// StreamJSONFormat is stream-json's format as the registry lists it: name, sniff, reader; the
+// reader reads a judged stream's final result itself.
+func StreamJSONFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: StreamJSON, Sniff: sniffStreamJSON, Reader: streamJSONReader{}, FinalMessage: true}
 }
 
 // sniffStreamJSON recognises stream-json by its first message, `"type":"system"` with a subtype,
 // either as the first line or as the first element of an array.
-func sniffStreamJSON(h *head) bool {
-	if i := jsonscan.SkipSpace(h.raw, 0); i < len(h.raw) && h.raw[i] == '[' { // a JSON array of messages
-		v := firstValue(h.raw)
+func sniffStreamJSON(h *inputs.Head) bool {
+	if i := jsonscan.SkipSpace(h.Raw(), 0); i < len(h.Raw()) && h.Raw()[i] == '[' { // a JSON array of messages
+		v := firstValue(h.Raw())
 		i := jsonscan.SkipSpace(v, 1)
 		if e := jsonscan.ValueEnd(v, i); e > 0 {
 			v = v[i:e]
@@ -31,22 +41,22 @@ func sniffStreamJSON(h *head) bool {
 			v = v[i:]
 		}
 		m := jsonscan.Lookup(v, "type", "subtype", "sessionId", "parentUuid")
-		return rawStr(m[0]) == "system" && rawStr(m[1]) != "" && m[2] == nil && m[3] == nil
+		return inputs.RawStr(m[0]) == "system" && inputs.RawStr(m[1]) != "" && m[2] == nil && m[3] == nil
 	}
-	return rawIs(h.get("type"), "system") && rawStr(h.get("subtype")) != "" && h.get("sessionId") == nil && h.get("parentUuid") == nil
+	return inputs.RawIs(h.Get("type"), "system") && inputs.RawStr(h.Get("subtype")) != "" && h.Get("sessionId") == nil && h.Get("parentUuid") == nil
 }
 
-func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
+func (r streamJSONReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
 	s := newHookState(in.Name, opts, set, r.add)
 	s.judgment = in.Judgment
-	br := bufReader(in.R)
-	scan := scanWindowed
-	if head, _ := br.Peek(SniffSize); len(head) > 0 {
+	br := inputs.BufReader(in.R)
+	scan := inputs.ScanWindowed
+	if head, _ := br.Peek(inputs.SniffSize); len(head) > 0 {
 		if i := jsonscan.SkipSpace(head, 0); i < len(head) && head[i] == '[' {
-			scan = scanArray
+			scan = inputs.ScanArray
 		}
 	}
-	err := scan(ctx, br, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+	err := scan(ctx, br, opts.MaxRecord, inputs.WithEdits(opts, in.Name, func(rec inputs.Record) error {
 		s.streamRecord(rec)
 		return nil
 	}))
@@ -55,13 +65,13 @@ func (r streamJSONReader) Read(ctx context.Context, in Input, opts Options, set 
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if s.judgment && s.finals == 0 {
-		addMissingJudgment("the reviewer's stream-json has no result message (the run did not finish)", s.finalBase(1, ""), opts, set)
+		inputs.AddMissingJudgment("the reviewer's stream-json has no result message (the run did not finish)", s.finalBase(1, ""), opts, set)
 	}
 	return nil
 }
 
 // streamRecord reads one stream-json message.
-func (s *hookState) streamRecord(rec record) {
+func (s *hookState) streamRecord(rec inputs.Record) {
 	if rec.Problem != "" {
 		s.problem(rec)
 		return
@@ -71,23 +81,23 @@ func (s *hookState) streamRecord(rec record) {
 		s.lastStart.batch = false
 	}
 	if d[0] != '{' {
-		s.set.Problemf(s.src(rec.Line), skipBadJSON, "not a JSON object")
+		s.set.Problemf(s.src(rec.Line), inputs.SkipBadJSON, "not a JSON object")
 		return
 	}
 	m := jsonscan.Lookup(d, "type", "subtype", "session_id", "timestamp", "message")
-	typ, sub := rawStr(m[0]), rawStr(m[1])
-	if sid := rawStr(m[2]); sid != "" {
+	typ, sub := inputs.RawStr(m[0]), inputs.RawStr(m[1])
+	if sid := inputs.RawStr(m[2]); sid != "" {
 		s.session = sid
 	}
-	if t := rawStr(m[3]); t != "" {
+	if t := inputs.RawStr(m[3]); t != "" {
 		s.time = t
 	}
 	switch {
 	case typ == "system" && sub == "init":
-		if cwd := rawStr(jsonscan.Lookup(d, "cwd")[0]); cwd != "" {
+		if cwd := inputs.RawStr(jsonscan.Lookup(d, "cwd")[0]); cwd != "" {
 			s.cwd = cwd
 		}
-		s.set.Skip(skipNotHook)
+		s.set.Skip(inputs.SkipNotHook)
 	case typ == "system" && sub == "hook_started":
 		s.hookStarted(d)
 		s.set.Skip(skipHookStarted)
@@ -98,25 +108,25 @@ func (s *hookState) streamRecord(rec record) {
 	case typ == "assistant":
 		n := s.useCalls(m[4], rec.Line)
 		if n > 0 {
-			s.set.Skip(skipToolCall)
+			s.set.Skip(inputs.SkipToolCall)
 		} else {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(inputs.SkipNotHook)
 		}
 	case typ == "user" && bytes.Contains(d, markToolResult):
 		// stream-json gives a call's hook responses before its result: the result completes them all.
 		if !s.readResults(m[4], rec.Line, func(*hookGroup) bool { return true }) {
-			s.set.Skip(skipNotHook)
+			s.set.Skip(inputs.SkipNotHook)
 		}
 	case typ == "result" && rec.Elided:
 		s.elidedHookRecord(rec.Line)
 		if s.judgment {
 			s.finals++
-			addMissingJudgment("the reviewer's result message is too long to read whole", s.finalBase(rec.Line, ""), s.opts, s.set)
+			inputs.AddMissingJudgment("the reviewer's result message is too long to read whole", s.finalBase(rec.Line, ""), s.opts, s.set)
 		}
 	case typ == "result":
 		s.result(d, rec.Line)
 	default:
-		s.set.Skip(skipNotHook)
+		s.set.Skip(inputs.SkipNotHook)
 	}
 }
 
@@ -145,8 +155,8 @@ func (s *hookState) hookCall(hookID, event, tool string) string {
 // Consecutive starts of the same hook name (several hooks on one event) share one call.
 func (s *hookState) hookStarted(d []byte) {
 	m := jsonscan.Lookup(d, "hook_id", "hook_name", "hook_event")
-	hookID, name := rawStr(m[0]), rawStr(m[1])
-	event, tool := splitHookName(name, rawStr(m[2]))
+	hookID, name := inputs.RawStr(m[0]), inputs.RawStr(m[1])
+	event, tool := splitHookName(name, inputs.RawStr(m[2]))
 	if hookID == "" {
 		return
 	}
@@ -169,17 +179,17 @@ func (s *hookState) hookStarted(d []byte) {
 // hookResponse turns a system/hook_response message into a hook answer in its call's group.
 func (s *hookState) hookResponse(d []byte, line int) {
 	m := jsonscan.Lookup(d, "hook_id", "hook_name", "hook_event", "stdout", "stderr", "exit_code", "outcome", "output")
-	name := rawStr(m[1])
-	event, tool := splitHookName(name, rawStr(m[2]))
-	id := s.hookCall(rawStr(m[0]), event, tool)
+	name := inputs.RawStr(m[1])
+	event, tool := splitHookName(name, inputs.RawStr(m[2]))
+	id := s.hookCall(inputs.RawStr(m[0]), event, tool)
 	g := s.group(id, event, name, line, s.time)
 	p := &hookPart{line: line, time: s.time, records: 1}
-	p.a.HasStdout, p.a.Stdout = m[3] != nil, rawStr(m[3])
-	p.a.HasStderr, p.a.Stderr = m[4] != nil, rawStr(m[4])
-	if code, ok := rawInt(m[5]); ok {
+	p.a.HasStdout, p.a.Stdout = m[3] != nil, inputs.RawStr(m[3])
+	p.a.HasStderr, p.a.Stderr = m[4] != nil, inputs.RawStr(m[4])
+	if code, ok := inputs.RawInt(m[5]); ok {
 		p.a.HasExit, p.a.ExitCode = true, code
 	}
-	switch rawStr(m[6]) {
+	switch inputs.RawStr(m[6]) {
 	case "cancelled": // the exit status 1 of a cancelled hook is the runtime's, not the hook's
 		p.a.Failed, p.a.HasExit = "cancelled", false
 	case "error":
@@ -192,7 +202,7 @@ func (s *hookState) hookResponse(d []byte, line int) {
 		p.a.HasStdout, p.a.Stdout = true, out
 	}
 	if !p.a.HasStdout && !p.a.HasStderr && m[7] != nil {
-		p.a.HasStdout, p.a.Stdout = true, rawStr(m[7])
+		p.a.HasStdout, p.a.Stdout = true, inputs.RawStr(m[7])
 	}
 	g.parts = append(g.parts, p)
 	if g.key.id == "" || !toolEvents[g.event] {
@@ -207,12 +217,12 @@ func (s *hookState) result(d []byte, line int) {
 	s.finals++
 	s.noteDenials(d, line)
 	m := jsonscan.Lookup(d, "result", "session_id")
-	text := rawStr(m[0])
-	if !s.judgment && !holdsAGCBlock(text) {
-		s.set.Skip(skipNoAGCBlock)
+	text := inputs.RawStr(m[0])
+	if !s.judgment && !inputs.HoldsAGCBlock(text) {
+		s.set.Skip(inputs.SkipNoAGCBlock)
 		return
 	}
-	addFinalJudgment(text, s.finalBase(line, rawStr(m[1])), s.opts, s.set)
+	inputs.AddFinalJudgment(text, s.finalBase(line, inputs.RawStr(m[1])), s.opts, s.set)
 }
 
 // finalBase is the finding a final message's findings start from: its record and run.

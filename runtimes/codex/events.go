@@ -1,4 +1,4 @@
-package inputs
+package codex
 
 import (
 	"context"
@@ -6,10 +6,16 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// CodexEvents is the format of `codex exec --json` events.
-const CodexEvents Format = "codex-events"
+// Events is the format of `codex exec --json` events.
+const Events inputs.Format = "codex-events"
+
+// EventsFormat is the events' format as the registry lists it: name, sniff, reader.
+func EventsFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Events, Sniff: sniffCodexEvents, Reader: codexEventsReader{}}
+}
 
 // codexEventsReader reads the JSON events `codex exec --json` prints (thread.started,
 // turn.*, item.started/item.completed). They keep no hook answer (runtimes/codex): a call a
@@ -26,19 +32,19 @@ const (
 )
 
 // sniffCodexEvents recognises the stream by its first event: thread.started with a thread_id.
-func sniffCodexEvents(h *head) bool {
-	return rawIs(h.get("type"), "thread.started") && rawStr(h.get("thread_id")) != ""
+func sniffCodexEvents(h *inputs.Head) bool {
+	return inputs.RawIs(h.Get("type"), "thread.started") && inputs.RawStr(h.Get("thread_id")) != ""
 }
 
 // codexEventTypes are the type prefixes of codex --json events.
 var codexEventTypes = []string{"thread.", "turn.", "item.", "error"}
 
-func (codexEventsReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+func (codexEventsReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
+	err := inputs.ScanWindowed(ctx, in.R, opts.MaxRecord, inputs.WithEdits(opts, in.Name, func(rec inputs.Record) error {
 		var ev struct {
 			Type string `json:"type"`
 		}
-		src, ok := decodeLine(set, in.Name, rec, "a codex --json event", &ev)
+		src, ok := inputs.DecodeLine(set, in.Name, rec, "a codex --json event", &ev)
 		if !ok {
 			return nil
 		}

@@ -1,4 +1,4 @@
-package inputs
+package codex_test
 
 import (
 	"context"
@@ -9,16 +9,20 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/inputs/inputstest"
+	"github.com/agc-sarif/agc-sarif/runtimes"
+	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 )
 
 // TestCodexEventsReplay: the real `codex exec --json` events (testdata/codex/run) are
 // recognised, yield no finding (they keep no hook answer) and count every line as skipped with
 // that reason; read beside the rollout and the recorder's log they change nothing.
 func TestCodexEventsReplay(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "codex", "run")
-	opts := Options{IncludeUnstructured: true}
-	set, format := readClaude(t, filepath.Join(dir, "events.jsonl"), opts)
-	if format != CodexEvents {
+	dir := filepath.Join("..", "..", "testdata", "codex", "run")
+	opts := inputs.Options{IncludeUnstructured: true}
+	set, format := inputstest.ReadFile(t, runtimes.Inputs(), filepath.Join(dir, "events.jsonl"), opts)
+	if format != codex.Events {
 		t.Fatalf("events detected as %q", format)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "events.jsonl"))
@@ -26,15 +30,15 @@ func TestCodexEventsReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Count(string(data), "\n")
-	if len(set.Findings) != 0 || set.Skips[skipCodexEvents] != lines || set.Records != lines {
+	if len(set.Findings) != 0 || set.Skips[codex.SkipEvents] != lines || set.Records != lines {
 		t.Errorf("findings %d, skips %v, records %d; want none, %d lines skipped", len(set.Findings), set.Skips, set.Records, lines)
 	}
 	without := findings.NewSet()
 	with := findings.NewSet()
 	for _, name := range []string{"rollout.jsonl", "hook-log.jsonl", "events.jsonl"} {
-		s, _ := readClaude(t, filepath.Join(dir, name), opts)
+		s, _ := inputstest.ReadFile(t, runtimes.Inputs(), filepath.Join(dir, name), opts)
 		if name != "events.jsonl" {
-			s2, _ := readClaude(t, filepath.Join(dir, name), opts)
+			s2, _ := inputstest.ReadFile(t, runtimes.Inputs(), filepath.Join(dir, name), opts)
 			without.Merge(s2)
 		}
 		with.Merge(s)
@@ -63,14 +67,14 @@ func TestCodexEventsReader(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := sniffCodexEvents(newHead([]byte(tt.text))); got != tt.sniff {
+			if got := codex.EventsFormat().Sniff(inputs.NewHead([]byte(tt.text))); got != tt.sniff {
 				t.Fatalf("sniff %v, want %v", got, tt.sniff)
 			}
 			if !tt.sniff {
 				return
 			}
 			set := findings.NewSet()
-			if err := (codexEventsReader{}).Read(context.Background(), Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, Options{}, set); err != nil {
+			if err := codex.EventsFormat().Reader.Read(context.Background(), inputs.Input{Name: "e.jsonl", R: strings.NewReader(tt.text)}, inputs.Options{Registry: runtimes.Inputs()}, set); err != nil {
 				t.Fatal(err)
 			}
 			var lines []int
@@ -85,9 +89,11 @@ func TestCodexEventsReader(t *testing.T) {
 }
 
 func FuzzCodexEvents(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("..", "testdata", "codex", "run", "events.jsonl")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "codex", "run", "events.jsonl")); err == nil {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"item.completed","item":{}}`))
-	f.Fuzz(func(t *testing.T, data []byte) { readFuzzed(t, codexEventsReader{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		inputstest.ReadFuzzed(t, runtimes.Inputs(), codex.EventsFormat().Reader, data)
+	})
 }

@@ -1,4 +1,4 @@
-package inputs
+package codex
 
 import (
 	"context"
@@ -9,12 +9,17 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
-	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 )
 
-// CodexRollout is the format of an OpenAI Codex CLI session rollout.
-const CodexRollout Format = "codex-rollout"
+// Rollout is the format of an OpenAI Codex CLI session rollout.
+const Rollout inputs.Format = "codex-rollout"
+
+// RolloutFormat is the rollout's format as the registry lists it: name, sniff, reader.
+func RolloutFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Rollout, Sniff: sniffCodexRollout, Reader: codexRolloutReader{}}
+}
 
 // codexRolloutReader reads a Codex CLI session rollout (CODEX_HOME/sessions/…/rollout-*.jsonl).
 // It keeps no hook-run record (docs/runtimes.md), so a hook event is read from what the model saw:
@@ -35,12 +40,12 @@ const (
 
 // sniffCodexRollout recognises a rollout by its first record: a session_meta whose payload
 // names a Codex originator or CLI version.
-func sniffCodexRollout(h *head) bool {
-	if !rawIs(h.get("type"), "session_meta") {
+func sniffCodexRollout(h *inputs.Head) bool {
+	if !inputs.RawIs(h.Get("type"), "session_meta") {
 		return false
 	}
-	p := jsonscan.Lookup(h.get("payload"), "originator", "cli_version")
-	return strings.HasPrefix(rawStr(p[0]), "codex") || p[1] != nil
+	p := jsonscan.Lookup(h.Get("payload"), "originator", "cli_version")
+	return strings.HasPrefix(inputs.RawStr(p[0]), "codex") || p[1] != nil
 }
 
 // rolloutRecord is the part of a rollout line the reader uses.
@@ -76,7 +81,7 @@ type codexCall struct {
 // codexRollout is the state of one rollout being read.
 type codexRollout struct {
 	name     string
-	opts     Options
+	opts     inputs.Options
 	set      *findings.Set
 	session  string
 	cwd      string
@@ -86,9 +91,9 @@ type codexRollout struct {
 	maxCalls int
 }
 
-func (codexRolloutReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	s := &codexRollout{name: in.Name, opts: opts, set: set, calls: map[string]*codexCall{}, maxCalls: maxCalls}
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+func (codexRolloutReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
+	s := &codexRollout{name: in.Name, opts: opts, set: set, calls: map[string]*codexCall{}, maxCalls: inputs.MaxCalls}
+	err := inputs.ScanWindowed(ctx, in.R, opts.MaxRecord, inputs.WithEdits(opts, in.Name, func(rec inputs.Record) error {
 		s.record(rec)
 		return nil
 	}))
@@ -104,9 +109,9 @@ func (codexRolloutReader) Read(ctx context.Context, in Input, opts Options, set 
 }
 
 // record reads one rollout line: every line is used or counted as a skip with its reason.
-func (s *codexRollout) record(rec record) {
+func (s *codexRollout) record(rec inputs.Record) {
 	var r rolloutRecord
-	src, ok := decodeLine(s.set, s.name, rec, "a rollout record", &r)
+	src, ok := inputs.DecodeLine(s.set, s.name, rec, "a rollout record", &r)
 	if !ok {
 		return
 	}
@@ -114,16 +119,16 @@ func (s *codexRollout) record(rec record) {
 	switch {
 	case r.Type == "session_meta":
 		s.session, s.cwd = p.ID, p.Cwd
-		s.set.Skip(skipNotHook)
+		s.set.Skip(inputs.SkipNotHook)
 	case r.Type == "response_item" && p.Type == "function_call":
 		s.call(p.CallID, p.Name, p.Arguments, r.Timestamp, src)
-		s.set.Skip(skipToolCall)
+		s.set.Skip(inputs.SkipToolCall)
 	case r.Type == "response_item" && p.Type == "message" && p.Role == "developer" && hookContext(p.Meta.Kinds):
 		s.context(p.Content, src)
 	case r.Type == "response_item" && p.Type == "function_call_output":
 		s.output(p.CallID, p.Output, src)
 	default:
-		s.set.Skip(skipNotHook)
+		s.set.Skip(inputs.SkipNotHook)
 	}
 }
 
@@ -144,9 +149,9 @@ func (s *codexRollout) call(id, name, args, at string, src findings.Source) {
 	}
 	var in map[string]json.RawMessage
 	_ = json.Unmarshal([]byte(args), &in)
-	cmd := jsonString(in["cmd"])
+	cmd := inputs.JSONString(in["cmd"])
 	if cmd == "" {
-		cmd = jsonString(in["command"])
+		cmd = inputs.JSONString(in["command"])
 	}
 	if len(s.calls) >= s.maxCalls {
 		for k := range s.calls {
@@ -154,11 +159,11 @@ func (s *codexRollout) call(id, name, args, at string, src findings.Source) {
 			break
 		}
 	}
-	tool := codex.HookTool(name)
+	tool := HookTool(name)
 	s.calls[id] = &codexCall{id: id, tool: tool, command: cmd, time: at, src: src}
 	s.last = id
-	if s.opts.calls() {
-		s.opts.Sink.Call(CallEvent{Kind: CallUse, Source: src, Time: at, Session: s.session, Cwd: s.cwd,
+	if s.opts.ReadsCalls() {
+		s.opts.Sink.Call(inputs.CallEvent{Kind: inputs.CallUse, Source: src, Time: at, Session: s.session, Cwd: s.cwd,
 			ID: id, Tool: tool, Input: codexHookInput(tool, cmd, args)})
 	}
 }
@@ -167,15 +172,15 @@ func (s *codexRollout) call(id, name, args, at string, src findings.Source) {
 // that the timeline compares it with the log's: a shell call's is {"command": …} whatever the
 // model's arguments were named; any other call's is its arguments.
 func codexHookInput(tool, cmd, args string) []byte {
-	if tool == codex.HookTool("") && cmd != "" { // the shell tool, as the hooks name it
+	if tool == HookTool("") && cmd != "" { // the shell tool, as the hooks name it
 		b, err := json.Marshal(struct {
 			Command string `json:"command"`
 		}{cmd})
 		if err == nil {
-			return keepInput(b)
+			return inputs.KeepInput(b)
 		}
 	}
-	return keepInput([]byte(args))
+	return inputs.KeepInput([]byte(args))
 }
 
 // context adds a hook's additionalContext to the call made last.
@@ -184,7 +189,7 @@ func (s *codexRollout) context(content []struct {
 }, src findings.Source) {
 	c := s.calls[s.last]
 	if c == nil {
-		s.set.Problemf(src, skipNotHook, "hook context with no function call before it")
+		s.set.Problemf(src, inputs.SkipNotHook, "hook context with no function call before it")
 		return
 	}
 	for _, t := range content {
@@ -199,15 +204,15 @@ func (s *codexRollout) context(content []struct {
 
 // output settles the event of a call: a block text, or the contexts it got.
 func (s *codexRollout) output(id string, raw json.RawMessage, src findings.Source) {
-	text := jsonString(raw)
+	text := inputs.JSONString(raw)
 	c := s.calls[id]
 	delete(s.calls, id)
 	blocked := strings.HasPrefix(text, codexBlockPrefix)
 	if c == nil {
-		c = &codexCall{id: id, tool: codex.HookTool("")}
+		c = &codexCall{id: id, tool: HookTool("")}
 	}
-	if s.opts.calls() && id != "" {
-		ev := CallEvent{Kind: CallResult, Source: src, Session: s.session, ID: id, Tool: c.tool,
+	if s.opts.ReadsCalls() && id != "" {
+		ev := inputs.CallEvent{Kind: inputs.CallResult, Source: src, Session: s.session, ID: id, Tool: c.tool,
 			IsError: blocked, Refused: blocked}
 		if blocked {
 			ev.Text = text
@@ -241,7 +246,7 @@ func (s *codexRollout) emit(c *codexCall, reason string, blocked, count bool) {
 			break
 		}
 	}
-	ev := hookEvent{
+	ev := inputs.HookEvent{
 		Answer: gates.HookAnswer{Event: "PreToolUse", Tool: c.tool, AdditionalContext: c.contexts, ContextComplete: true,
 			Refused: blocked, RefusalText: reason},
 		Call: findings.Call{Runtime: agent.Codex, Event: "PreToolUse", Tool: c.tool, ToolUseID: c.id,
@@ -249,7 +254,7 @@ func (s *codexRollout) emit(c *codexCall, reason string, blocked, count bool) {
 		Source: c.src,
 		Time:   c.time,
 	}
-	ok, why := addHookEventReason(ev, s.opts, s.set)
+	ok, why := inputs.AddHookEvent(ev, s.opts, s.set)
 	switch {
 	case !count:
 	case ok:

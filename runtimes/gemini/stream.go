@@ -1,4 +1,4 @@
-package inputs
+package gemini
 
 import (
 	"context"
@@ -9,16 +9,22 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
-// GeminiStream is the format of Gemini CLI's `--output-format stream-json` output.
-const GeminiStream Format = "gemini-stream"
+// Stream is the format of Gemini CLI's `--output-format stream-json` output.
+const Stream inputs.Format = "gemini-stream"
+
+// StreamFormat is the stream's format as the registry lists it: name, sniff, reader.
+func StreamFormat() inputs.FormatSpec {
+	return inputs.FormatSpec{Name: Stream, Sniff: sniffGeminiStream, Reader: geminiStreamReader{}}
+}
 
 // geminiStreamReader reads Gemini CLI's stream-json: init (session_id), message, tool_use
 // (tool_id, tool_name, the arguments the model sent), tool_result (status, output, error type)
 // and result. It keeps no hook event: a BeforeTool block is the tool_result with status "error",
 // error type "policy_violation" and the text "Tool execution blocked: <reason>". The call is keyed
-// by order (ordinalKeys), so a block also read from the telemetry or the recorder's log is one
+// by order (OrdinalKeys), so a block also read from the telemetry or the recorder's log is one
 // finding.
 type geminiStreamReader struct{}
 
@@ -36,8 +42,8 @@ const (
 
 // sniffGeminiStream recognises the stream by its first line: an init record with session_id and
 // model.
-func sniffGeminiStream(h *head) bool {
-	return rawIs(h.get("type"), "init") && rawStr(h.get("session_id")) != "" && rawStr(h.get("model")) != ""
+func sniffGeminiStream(h *inputs.Head) bool {
+	return inputs.RawIs(h.Get("type"), "init") && inputs.RawStr(h.Get("session_id")) != "" && inputs.RawStr(h.Get("model")) != ""
 }
 
 // geminiStreamRecord is the part of a stream-json line the reader uses.
@@ -67,16 +73,16 @@ type geminiCall struct {
 // the calls made and not settled, and their keys.
 type geminiCalls struct {
 	name    string
-	opts    Options
+	opts    inputs.Options
 	set     *findings.Set
 	session string
 	cwd     string
 	calls   map[string]*geminiCall
-	keys    *ordinalKeys
+	keys    *inputs.OrdinalKeys
 }
 
-func newGeminiCalls(name string, opts Options, set *findings.Set) *geminiCalls {
-	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: newOrdinalKeys()}
+func newGeminiCalls(name string, opts inputs.Options, set *findings.Set) *geminiCalls {
+	return &geminiCalls{name: name, opts: opts, set: set, calls: map[string]*geminiCall{}, keys: inputs.NewOrdinalKeys(opts)}
 }
 
 // call numbers a call by its arguments, remembers it until its result, bounded like the Claude
@@ -85,19 +91,19 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, sr
 	if _, ok := g.calls[id]; ok || id == "" {
 		return false
 	}
-	if len(g.calls) >= maxCalls {
+	if len(g.calls) >= inputs.MaxCalls {
 		for k := range g.calls {
 			delete(g.calls, k) // forget an old call: a block of it is then read without its key
 			break
 		}
 	}
 	c := findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: tool, SessionID: g.session, Input: input}
-	slot := g.keys.nextSlot(c, "")
-	gc := &geminiCall{tool: tool, key: slot.key(g.session), callKey: g.opts.callKey(slot, g.session), time: at, input: keepInput(input)}
+	slot := g.keys.NextSlot(c, "")
+	gc := &geminiCall{tool: tool, key: slot.Key(g.session), callKey: g.opts.CallKey(slot, g.session), time: at, input: inputs.KeepInput(input)}
 	g.calls[id] = gc
-	if g.opts.calls() {
-		g.opts.Sink.Call(CallEvent{Kind: CallUse, Source: src, Time: at, Session: g.session, Cwd: g.cwd,
-			ID: id, Key: gc.callKey, Tool: tool, Input: keepInput(input)})
+	if g.opts.ReadsCalls() {
+		g.opts.Sink.Call(inputs.CallEvent{Kind: inputs.CallUse, Source: src, Time: at, Session: g.session, Cwd: g.cwd,
+			ID: id, Key: gc.callKey, Tool: tool, Input: inputs.KeepInput(input)})
 	}
 	return true
 }
@@ -105,10 +111,10 @@ func (g *geminiCalls) call(id, tool string, input json.RawMessage, at string, sr
 // result hands the timeline a call's result: an error (with its text), and whether a hook
 // refused the call. It is read before the call is settled (block forgets it).
 func (g *geminiCalls) result(id string, isError bool, text string, refused bool, at string, src findings.Source) {
-	if !g.opts.calls() {
+	if !g.opts.ReadsCalls() {
 		return
 	}
-	ev := CallEvent{Kind: CallResult, Source: src, Time: at, Session: g.session, ID: id, IsError: isError, Refused: refused}
+	ev := inputs.CallEvent{Kind: inputs.CallResult, Source: src, Time: at, Session: g.session, ID: id, IsError: isError, Refused: refused}
 	if c := g.calls[id]; c != nil {
 		ev.Key, ev.Tool = c.callKey, c.tool
 	}
@@ -126,7 +132,7 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 	if c == nil {
 		c = &geminiCall{}
 	}
-	ev := hookEvent{
+	ev := inputs.HookEvent{
 		Answer: gates.HookAnswer{Event: "BeforeTool", Tool: c.tool, Refused: true, RefusalText: reason},
 		Call: findings.Call{Runtime: agent.Gemini, Event: "BeforeTool", Tool: c.tool, ToolUseID: id,
 			SessionID: g.session, Cwd: g.cwd, Input: c.input},
@@ -135,7 +141,7 @@ func (g *geminiCalls) block(id, reason string, src findings.Source) (bool, strin
 		Key:     c.key,
 		CallKey: c.callKey,
 	}
-	return addHookEventReason(ev, g.opts, g.set)
+	return inputs.AddHookEvent(ev, g.opts, g.set)
 }
 
 // count counts a record: used when it added a finding, else skipped with its reason.
@@ -150,10 +156,10 @@ func countRecord(set *findings.Set, ok bool, why string) {
 	set.Skip(why)
 }
 
-// readRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
+// ReadRecords calls fn for each record of in (windowed: a long line reaches fn as its skeleton)
 // and names the file in an I/O error.
-func readRecords(ctx context.Context, in Input, opts Options, fn func(record)) error {
-	err := scanWindowed(ctx, in.R, opts.MaxRecord, withEdits(opts, in.Name, func(rec record) error {
+func ReadRecords(ctx context.Context, in inputs.Input, opts inputs.Options, fn func(inputs.Record)) error {
+	err := inputs.ScanWindowed(ctx, in.R, opts.MaxRecord, inputs.WithEdits(opts, in.Name, func(rec inputs.Record) error {
 		fn(rec)
 		return nil
 	}))
@@ -163,14 +169,14 @@ func readRecords(ctx context.Context, in Input, opts Options, fn func(record)) e
 	return nil
 }
 
-func (geminiStreamReader) Read(ctx context.Context, in Input, opts Options, set *findings.Set) error {
-	return readRecords(ctx, in, opts, newGeminiCalls(in.Name, opts, set).streamRecord)
+func (geminiStreamReader) Read(ctx context.Context, in inputs.Input, opts inputs.Options, set *findings.Set) error {
+	return ReadRecords(ctx, in, opts, newGeminiCalls(in.Name, opts, set).streamRecord)
 }
 
 // streamRecord reads one stream-json line: every line is used or counted as a skip.
-func (g *geminiCalls) streamRecord(rec record) {
+func (g *geminiCalls) streamRecord(rec inputs.Record) {
 	var r geminiStreamRecord
-	src, ok := decodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
+	src, ok := inputs.DecodeLine(g.set, g.name, rec, "a Gemini stream-json record", &r)
 	if !ok {
 		return
 	}
@@ -180,7 +186,7 @@ func (g *geminiCalls) streamRecord(rec record) {
 		g.set.Skip(skipGeminiStart)
 	case "tool_use":
 		g.call(r.ToolID, r.ToolName, r.Parameters, r.Timestamp, src)
-		g.set.Skip(skipToolCall)
+		g.set.Skip(inputs.SkipToolCall)
 	case "tool_result":
 		g.count(g.streamResult(r, src))
 	case "result":
@@ -188,13 +194,13 @@ func (g *geminiCalls) streamRecord(rec record) {
 	case "message":
 		g.set.Skip(skipGeminiText)
 	default:
-		g.set.Skip(skipNotHook)
+		g.set.Skip(inputs.SkipNotHook)
 	}
 }
 
 // streamResult settles a call from its tool_result.
 func (g *geminiCalls) streamResult(r geminiStreamRecord, src findings.Source) (bool, string) {
-	text := jsonString(r.Output)
+	text := inputs.JSONString(r.Output)
 	if r.Error != nil && r.Error.Message != "" {
 		text = r.Error.Message
 	}

@@ -1,4 +1,4 @@
-package inputs
+package claude
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/inputs"
 )
 
 // Several Claude Code records tell of one hook invocation (hook_success, hook_additional_context,
@@ -13,7 +14,7 @@ import (
 // name, and turned into hook events when the group is complete.
 
 // hookAdder turns one hook event into findings in set, or says why it gave none.
-type hookAdder func(ev hookEvent, opts Options, set *findings.Set) (bool, string)
+type hookAdder func(ev inputs.HookEvent, opts inputs.Options, set *findings.Set) (bool, string)
 
 // maxOpenGroups bounds the groups waiting for their tool call's result; maxGroupParts bounds the
 // answers and contexts one group gathers before it is emitted as it stands.
@@ -22,16 +23,11 @@ const (
 	maxGroupParts = 256
 )
 
-// Skip reasons of the Claude Code readers.
+// Skip reasons of the Claude Code readers (the shared ones are in package claude).
 const (
-	skipNotHook      = "not a hook record"
-	skipToolCall     = "tool call (context for hook records)"
-	skipHookStarted  = "hook started (its response follows)"
-	skipNoAGCBlock   = "final message without an agc block"
-	skipTooLong      = "record too long"
-	skipCutShort     = "record cut short"
-	skipBadJSON      = "invalid JSON"
-	skipJudgmentPass = "pass verdict"
+	skipHookStarted = "hook started (its response follows)"
+	skipTooLong     = "record too long"
+	skipCutShort    = "record cut short"
 )
 
 // groupKey identifies one hook invocation across records.
@@ -67,7 +63,7 @@ type hookGroup struct {
 // hookState is what both Claude Code readers keep while reading one file.
 type hookState struct {
 	file    string
-	opts    Options
+	opts    inputs.Options
 	set     *findings.Set
 	add     hookAdder
 	calls   *callTable
@@ -96,9 +92,9 @@ type startedHook struct {
 	batch      bool
 }
 
-func newHookState(file string, opts Options, set *findings.Set, add hookAdder) *hookState {
+func newHookState(file string, opts inputs.Options, set *findings.Set, add hookAdder) *hookState {
 	if add == nil {
-		add = addHookEventReason
+		add = inputs.AddHookEvent
 	}
 	return &hookState{file: file, opts: opts, set: set, add: add, calls: newCallTable(), groups: map[groupKey]*hookGroup{}, openIDs: map[string]int{}}
 }
@@ -106,7 +102,7 @@ func newHookState(file string, opts Options, set *findings.Set, add hookAdder) *
 func (s *hookState) src(line int) findings.Source { return findings.Source{File: s.file, Line: line} }
 
 // problem reports a record that could not be read.
-func (s *hookState) problem(rec record) {
+func (s *hookState) problem(rec inputs.Record) {
 	reason := skipCutShort
 	if rec.Data == nil {
 		reason = skipTooLong
@@ -118,7 +114,7 @@ func (s *hookState) problem(rec record) {
 // strings had to be cut: its answer is not read from a part of it.
 func (s *hookState) elidedHookRecord(line int) {
 	s.set.Problemf(s.src(line), skipTooLong, "hook record of more than %d MiB with a value of more than %d KiB: not read whole; skipped",
-		elideWindow>>20, elideKeep>>10)
+		inputs.ElideWindow>>20, inputs.ElideKeep>>10)
 }
 
 // group returns the open group for the hook record, creating it.
@@ -204,7 +200,7 @@ func (s *hookState) flushAll() { s.flushWhere(func(*hookGroup) bool { return tru
 // emit turns a complete group into hook events and counts its records.
 func (s *hookState) emit(g *hookGroup) {
 	for _, p := range g.answers() {
-		ev := hookEvent{Answer: p.a, Source: s.src(p.line), Time: p.time}
+		ev := inputs.HookEvent{Answer: p.a, Source: s.src(p.line), Time: p.time}
 		ev.Answer.Event, ev.Answer.Tool = g.event, g.tool
 		ev.Call = findings.Call{Runtime: agent.ClaudeCode, Event: g.event, Tool: g.tool, ToolUseID: g.key.id,
 			SessionID: g.session, Hook: p.a.Hook, Cwd: g.cwd}
@@ -214,7 +210,7 @@ func (s *hookState) emit(g *hookGroup) {
 		}
 		ok, reason := s.add(ev, s.opts, s.set)
 		if reason == "" {
-			reason = skipNoDecision
+			reason = inputs.SkipNoDecision
 		}
 		for i := 0; i < p.records; i++ {
 			if ok {
