@@ -30,9 +30,16 @@ type callTable struct {
 	byID  map[string]*toolCall
 	order []string
 	bytes int
+	// pending lists each tool's calls, oldest first, that claim may still pick: those done or
+	// forgotten are dropped as claim passes them, or when forgotten first. Claim looked through
+	// every call kept (up to MaxCalls) for each hook: 4,096 map lookups per hook on a long
+	// session, a fifth of reading a dense stream-json.
+	pending map[string][]*toolCall
 }
 
-func newCallTable() *callTable { return &callTable{byID: map[string]*toolCall{}} }
+func newCallTable() *callTable {
+	return &callTable{byID: map[string]*toolCall{}, pending: map[string][]*toolCall{}}
+}
 
 // add records a tool_use block; a repeated id keeps the first.
 func (t *callTable) add(id, name string, input []byte) {
@@ -52,14 +59,30 @@ func (t *callTable) add(id, name string, input []byte) {
 	}
 	t.byID[id] = c
 	t.order = append(t.order, id)
+	t.pending[name] = append(t.pending[name], c)
 	for len(t.order) > inputs.MaxCalls {
 		old := t.byID[t.order[0]]
 		if old != nil {
 			t.bytes -= len(old.Input)
 			delete(t.byID, old.ID)
+			t.forget(old)
 		}
 		t.order = t.order[1:]
 	}
+}
+
+// forget drops a forgotten call from its tool's pending list: the oldest call kept is the oldest
+// of its tool, so it is first there unless claim dropped it already.
+func (t *callTable) forget(c *toolCall) {
+	list := t.pending[c.Name]
+	if len(list) > 0 && list[0] == c {
+		list = list[1:]
+	}
+	if len(list) == 0 {
+		delete(t.pending, c.Name)
+		return
+	}
+	t.pending[c.Name] = list
 }
 
 // get returns the call with id, or nil.
@@ -76,16 +99,27 @@ func (t *callTable) finish(id string) {
 // whose result is not yet seen and that has no hook of this event yet; failing that, the newest
 // pending call of that tool. It returns nil when there is none.
 func (t *callTable) claim(event, tool string) *toolCall {
-	var newest *toolCall
-	for _, id := range t.order {
-		c := t.byID[id]
-		if c == nil || c.done || c.Name != tool {
-			continue
+	var first, newest *toolCall
+	list := t.pending[tool]
+	kept := list[:0]
+	for _, c := range list {
+		if c.done || t.byID[c.ID] != c {
+			continue // its result is seen, or it was forgotten
 		}
-		if c.started[event] == 0 {
-			return c
+		kept = append(kept, c)
+		if first == nil && c.started[event] == 0 {
+			first = c
 		}
 		newest = c
+	}
+	clear(list[len(kept):]) // let the dropped calls go
+	if len(kept) == 0 {
+		delete(t.pending, tool)
+	} else {
+		t.pending[tool] = kept
+	}
+	if first != nil {
+		return first
 	}
 	return newest
 }
