@@ -152,7 +152,7 @@ func (fi *fileInfo) hashText(f *os.File, b []byte, size int, plain bool) error {
 		return err
 	}
 	if !plain {
-		if err := decodeUTF16(r, h.unit, lineLen); err != nil {
+		if err := hashUTF8(r, h, lineLen); err != nil {
 			return err
 		}
 		h.finish()

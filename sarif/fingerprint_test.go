@@ -132,6 +132,7 @@ func FuzzLineHashes(f *testing.F) {
 		f.Add([]byte(v.input))
 	}
 	f.Add([]byte("\r \n\xE2\x82\n\xF0"))
+	f.Add([]byte(strings.Repeat("ascii line\t  x\n", 9) + "\u2713 then\r\nmore \xff\xfe\r" + strings.Repeat("y", 130) + "\u00e9\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := LineHashes(bytes.NewReader(data))
 		if err != nil {
@@ -151,8 +152,23 @@ func FuzzLineHashes(f *testing.F) {
 		if ref := refLineHashes(t, string(data)); !slices.Equal(got, ref) {
 			t.Fatalf("%q: LineHashes %v, the rolling window of fingerprints.ts %v", data, got, ref)
 		}
+		// Runs of ASCII handed to lineHasher.ascii (hashUTF8) against every unit through unit.
+		slowHashes, slowLens := hashBoth(t, string(data), 0)
+		var mixed lineHashes
+		var mixedLens []int
+		h := newLineHasher(mixed.add)
+		if err := hashUTF8(bytes.NewReader(data), h, func(n int) { mixedLens = append(mixedLens, n) }); err != nil {
+			t.Fatal(err)
+		}
+		h.finish()
+		mixedHashes := make([]string, mixed.len())
+		for i := range mixedHashes {
+			mixedHashes[i] = mixed.text(i)
+		}
+		if !slices.Equal(mixedHashes, slowHashes) || !slices.Equal(mixedLens, slowLens) {
+			t.Fatalf("%q: hashUTF8 %v %v, unit by unit %v %v", data, mixedHashes, mixedLens, slowHashes, slowLens)
+		}
 		if plainASCII(data) {
-			slowHashes, slowLens := hashBoth(t, string(data), 0)
 			fastHashes, fastLens := hashBoth(t, string(data), 1+len(data)/3)
 			if !slices.Equal(slowHashes, fastHashes) || !slices.Equal(slowLens, fastLens) || !slices.Equal(got, slowHashes) {
 				t.Fatalf("%q: ascii %v %v, unit %v %v, LineHashes %v", data, fastHashes, fastLens, slowHashes, slowLens, got)
