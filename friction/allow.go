@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/lazyre"
+	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // readOnlyPrograms run without changing anything (whatever their arguments, but for the flags in
@@ -38,8 +39,8 @@ var writeFlags = map[string]bool{"-delete": true, "-exec": true, "-execdir": tru
 var readOnlyFileTools = map[string]bool{"Read": true, "Glob": true, "Grep": true, "LS": true}
 
 // defaultRuntime is the runtime a pattern's fix is written for when no finding named one: the
-// records that carry permission prompts and denials are Claude Code's.
-const defaultRuntime = agent.ClaudeCode
+// registry's default, whose records carry permission prompts and denials (Claude Code's).
+var defaultRuntime = runtimes.Default().Runtime()
 
 // permissionRule is the permission rule that would allow a call, in Claude Code's syntax: the
 // runtime's own suggestion when its prompt carried one (an addRules suggestion), else the tool
@@ -110,40 +111,10 @@ func suggestedRule(raw []byte) string {
 }
 
 // allowFor is a permission pattern's allowlist entry in the runtime's own syntax and where it
-// goes; with no entry, the second result says why.
+// goes, as the runtime's binding gives it; with no entry, the second result says why.
 func allowFor(runtime, rule string, prefix []string, file bool) (string, string) {
-	switch runtime {
-	case agent.Codex:
-		if file || len(prefix) == 0 {
-			return "", "none: Codex has no allowlist for files (its sandbox mode decides writes)"
-		}
-		return fmt.Sprintf("prefix_rule(pattern = %s, decision = \"allow\")", quotedList(prefix)),
-			"a Codex execpolicy rules file (~/.codex/rules/*.rules)"
-	case agent.Gemini:
-		if file || len(prefix) == 0 {
-			return "", "none: Gemini CLI's tools.allowed names whole tools, not files"
-		}
-		return "run_shell_command(" + strings.Join(prefix, " ") + ")", "tools.allowed in .gemini/settings.json"
-	case agent.Copilot:
-		if file || len(prefix) == 0 {
-			return "", "none: Copilot CLI has no allowlist for files"
-		}
-		return "shell(" + strings.Join(prefix, " ") + ")", "--allow-tool on each run (Copilot CLI keeps no allowlist file)"
-	}
-	if strings.Contains(rule, "<") {
-		return "", "none: the rule would name a path outside the repository"
-	}
-	return rule, "permissions.allow in .claude/settings.json"
-}
-
-// quotedList is a Starlark list of strings.
-func quotedList(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		b, _ := json.Marshal(w)
-		q[i] = string(b)
-	}
-	return "[" + strings.Join(q, ", ") + "]"
+	a := runtimes.For(runtime).Allow(gates.AllowCall{Rule: rule, Prefix: prefix, File: file})
+	return a.Entry, a.In
 }
 
 // agcRepair is the AGC response of a repair, its members in the documented order.
@@ -162,17 +133,9 @@ type agcRepair struct {
 	} `json:"findings"`
 }
 
-// hookOutput is a Claude Code, Codex or Gemini CLI hookSpecificOutput of a repair.
-type hookOutput struct {
-	HookEventName      string            `json:"hookEventName"`
-	PermissionDecision string            `json:"permissionDecision,omitempty"`
-	UpdatedInput       map[string]string `json:"updatedInput,omitempty"`
-	ToolInput          map[string]string `json:"tool_input,omitempty"`
-	AdditionalContext  string            `json:"additionalContext"`
-}
-
 // repairAnswer is the hook answer that makes a gate run the agent's correction (before → after)
-// on runtime, with its AGC response (verdict repaired), for the example call ex.
+// on runtime, with its AGC response (verdict repaired), for the example call ex, as the runtime's
+// binding gives it; "" when the runtime applies no rewrite.
 func repairAnswer(runtime, rule, tool, before, after string, ex Correction) string {
 	var r agcRepair
 	r.AGC, r.Verdict = "0.1", "repaired"
@@ -191,35 +154,7 @@ func repairAnswer(runtime, rule, tool, before, after string, ex Correction) stri
 	f.Target = tool + ".command"
 	f.Message = fmt.Sprintf("Ran with %s instead of %s.", orNothing(after), orNothing(before))
 	f.Repair = ex
-	ctx := marshal(r)
-	input := map[string]string{"command": ex.After}
-	var answer any
-	switch runtime {
-	case agent.Codex:
-		answer = map[string]any{"hookSpecificOutput": hookOutput{HookEventName: "PreToolUse", PermissionDecision: "allow",
-			UpdatedInput: input, AdditionalContext: ctx}}
-	case agent.Gemini:
-		answer = map[string]any{"decision": "allow", "hookSpecificOutput": hookOutput{HookEventName: "BeforeTool",
-			ToolInput: input, AdditionalContext: ctx}}
-	case agent.Copilot:
-		answer = struct {
-			PermissionDecision string            `json:"permissionDecision"`
-			ModifiedArgs       map[string]string `json:"modifiedArgs"`
-			AdditionalContext  string            `json:"additionalContext"`
-		}{"allow", input, ctx}
-	default:
-		answer = map[string]any{"hookSpecificOutput": hookOutput{HookEventName: "PreToolUse", UpdatedInput: input, AdditionalContext: ctx}}
-	}
-	return marshal(answer)
-}
-
-// marshal is v as one line of JSON, with no HTML escapes.
-func marshal(v any) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return strings.TrimSpace(b.String())
+	return runtimes.For(runtime).RepairAnswer(gates.Rewrite{Command: ex.After, Context: gates.JSONLine(r)})
 }
 
 // literalPrefix is the program and subcommand words of a shape: its words up to the first flag

@@ -276,7 +276,9 @@ func (g *group) finish(opts Options) Pattern {
 			plural(r.Block, "time"), orNothing(p.Before), orNothing(p.After))
 		if p.Example != nil {
 			for _, rt := range g.runtimeOrder {
-				p.Repairs = append(p.Repairs, Repair{Runtime: rt, Answer: repairAnswer(rt, p.Pattern, p.Tool, p.Before, p.After, *p.Example)})
+				if a := repairAnswer(rt, p.Pattern, p.Tool, p.Before, p.After, *p.Example); a != "" {
+					p.Repairs = append(p.Repairs, Repair{Runtime: rt, Answer: a})
+				}
 			}
 		}
 	case r.Block >= 2 && len(fixes) > 1:

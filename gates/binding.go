@@ -48,6 +48,35 @@ type Binding interface {
 	// matched across files by session, event, tool, arguments and the order of calls with those
 	// arguments.
 	KeysCallsByOrder() bool
+	// Allow is the allowlist entry, in the runtime's own syntax, that lets a prompted or denied
+	// call through without asking, and where it goes.
+	Allow(c AllowCall) Allowlist
+	// RepairAnswer is the hook answer that makes a gate run r.Command instead of the call, with
+	// r.Context as its additionalContext; "" when the runtime applies no rewrite a hook answers.
+	RepairAnswer(r Rewrite) string
+}
+
+// AllowCall is a prompted or denied call an allowlist entry would let through (Binding.Allow).
+type AllowCall struct {
+	Rule   string   // the rule that allows the call in Claude Code's permission syntax, made from it
+	Prefix []string // a shell command's program and subcommand words; none for a file tool
+	File   bool     // the call is a file tool's
+}
+
+// Allowlist is an allowlist entry and where it goes; with no Entry, In is "none: " and why.
+type Allowlist struct{ Entry, In string }
+
+// Rewrite is a gate's rewrite of a shell call: the command it runs instead and the AGC response
+// (verdict repaired) that says so, as the answer's additionalContext (Binding.RepairAnswer).
+type Rewrite struct{ Command, Context string }
+
+// JSONLine is v as one line of JSON without HTML escapes, as a hook writes its answer.
+func JSONLine(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSpace(b.String())
 }
 
 // HookCall is the call a hook's stdin names.

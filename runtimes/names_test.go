@@ -31,7 +31,6 @@ var namesAllowed = map[string]string{
 	"command/record.go":           "$CLAUDE_PROJECT_DIR and the default runtime id in the recorder's usage text",
 	"cmd/agc-record/main.go":      "$CLAUDE_PROJECT_DIR in the recorder's usage text",
 	"record/logpath.go":           "$CLAUDE_PROJECT_DIR: the recorder's default log folder",
-	"friction/":                   "Claude Code's permissions.allow: friction reads Claude Code sessions only",
 	"internal/corpus/":            "generates Claude Code records for benchmarks and fuzz seeds",
 }
 
