@@ -20,6 +20,26 @@ const (
 	Windsurf   = "windsurf"
 )
 
+// Fallback is the runtime Detect names when nothing in a hook's input tells which one sent it.
+const Fallback = ClaudeCode
+
+// ProjectDirVars are the environment variables in which the runtimes name the project folder a
+// hook runs for, in the order they are looked up: Claude Code's (Qwen Code sets it too), Gemini
+// CLI's (Qwen Code too), Qwen Code's.
+func ProjectDirVars() []string {
+	return []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"}
+}
+
+// ProjectDirNames is ProjectDirVars as a usage text says them: "$A, $B or $C".
+func ProjectDirNames() string {
+	v := ProjectDirVars()
+	return "$" + strings.Join(v[:len(v)-1], ", $") + " or $" + v[len(v)-1]
+}
+
+// WorktreeDir is where Claude Code keeps the work trees of its sub-agents inside a project
+// (WorktreeDir + "<name>/…"): a path recorded inside one names the same file of the project.
+const WorktreeDir = ".claude/worktrees/"
+
 // geminiEvents are Gemini CLI's hook event names; Claude Code's are PreToolUse, PostToolUse, ….
 var geminiEvents = map[string]bool{
 	"BeforeTool": true, "AfterTool": true, "BeforeAgent": true, "AfterAgent": true,

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/agent"
 )
 
 // slash normalises a path as written by any runtime: Windows separators become forward
@@ -56,7 +58,7 @@ const maxPath = 4096
 // stripAgentWorktree maps a repo-relative path inside a Claude Code agent worktree
 // (.claude/worktrees/<name>/rest) to rest.
 func stripAgentWorktree(rel string) string {
-	const wt = ".claude/worktrees/"
+	const wt = agent.WorktreeDir
 	for strings.HasPrefix(rel, wt) {
 		rest := rel[len(wt):]
 		i := strings.IndexByte(rest, '/')
@@ -71,7 +73,7 @@ func stripAgentWorktree(rel string) string {
 // agentWorktreeRest finds "/.claude/worktrees/<name>/" inside an absolute path and returns what
 // follows it: an agent worktree of some checkout, wherever it lived.
 func agentWorktreeRest(p string) (string, bool) {
-	const wt = "/.claude/worktrees/"
+	const wt = "/" + agent.WorktreeDir
 	i := strings.LastIndex(p, wt)
 	if i < 0 {
 		return "", false

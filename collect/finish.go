@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/internal/plural"
 	"github.com/agc-sarif/agc-sarif/runtimes"
@@ -60,11 +61,12 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, snk *
 	return nil
 }
 
-// projectDirs are the folders the agent worked in, besides the root: CLAUDE_PROJECT_DIR and
-// GITHUB_WORKSPACE when set, so absolute paths from those machines map back.
+// projectDirs are the folders the agent worked in, besides the root: the project folder a
+// runtime names (agent.ProjectDirVars) and GITHUB_WORKSPACE when set, so absolute paths from
+// those machines map back.
 func projectDirs(cfg Config) []string {
 	var out []string
-	for _, k := range []string{"CLAUDE_PROJECT_DIR", "GITHUB_WORKSPACE"} {
+	for _, k := range append(agent.ProjectDirVars(), "GITHUB_WORKSPACE") {
 		if v := cfg.Getenv(k); v != "" && filepath.IsAbs(v) {
 			out = append(out, v)
 		}

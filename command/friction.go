@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/anchor"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
@@ -97,7 +98,7 @@ func frictionReport(env *Env, tap *friction.Tap, root string, examples int) (fri
 // projectDirsOf are the folders the agent worked in besides the root, as collect takes them.
 func projectDirsOf(env *Env) []string {
 	var out []string
-	for _, k := range []string{"CLAUDE_PROJECT_DIR", "GITHUB_WORKSPACE"} {
+	for _, k := range append(agent.ProjectDirVars(), "GITHUB_WORKSPACE") {
 		if v := env.Getenv(k); v != "" && filepath.IsAbs(v) {
 			out = append(out, v)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/record"
 )
 
@@ -22,10 +23,10 @@ func recordCommand(env *Env) *cli.Command {
 			"environment and working folder, passes its stdout, stderr and exit status through, and\n" +
 			"appends one JSON line to the hook log. A log that cannot be written never changes the\n" +
 			"hook's answer: the failure is noted in $AGC_RECORD_WARNINGS, else\n" +
-			"$XDG_STATE_HOME/agc-sarif/record-warnings.log (~/.local/state/…). Default log: $CLAUDE_PROJECT_DIR/" + defaultHookLog + ", else ./" + defaultHookLog + ".",
+			"$XDG_STATE_HOME/agc-sarif/record-warnings.log (~/.local/state/…). Default log: " + defaultHookLog + " in " + agent.ProjectDirNames() + ", else ./" + defaultHookLog + ".",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "log", Usage: "hook log `FILE` to append to (default: $AGC_HOOK_LOG, else $CLAUDE_PROJECT_DIR/" + defaultHookLog + ", else ./" + defaultHookLog + ")"},
-			&cli.StringFlag{Name: "runtime", Usage: "`NAME` for the record's runtime field (default: recognised from the hook's input, else claude-code)"},
+			&cli.StringFlag{Name: "log", Usage: "hook log `FILE` to append to (default: $AGC_HOOK_LOG, else " + defaultHookLog + " in " + agent.ProjectDirNames() + ", else ./" + defaultHookLog + ")"},
+			&cli.StringFlag{Name: "runtime", Usage: "`NAME` for the record's runtime field (default: recognised from the hook's input, else " + agent.Fallback + ")"},
 			&cli.BoolFlag{Name: "version", Usage: "print the version and exit (as agc-record --version does)"},
 		},
 		Action: func(c *cli.Context) error {

@@ -1,19 +1,26 @@
 package record
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"github.com/agc-sarif/agc-sarif/agent"
+)
 
 // DefaultLog is the hook log's place inside the project folder.
 const DefaultLog = ".agc/hook-log.jsonl"
 
-// LogPath is the hook log to append to: flag, else $AGC_HOOK_LOG, else
-// $CLAUDE_PROJECT_DIR/.agc/hook-log.jsonl, else ./.agc/hook-log.jsonl; relative paths are taken
-// against dir.
+// LogPath is the hook log to append to: flag, else $AGC_HOOK_LOG, else .agc/hook-log.jsonl in
+// the project folder the runtime names (agent.ProjectDirVars), else ./.agc/hook-log.jsonl;
+// relative paths are taken against dir.
 func LogPath(flag string, getenv func(string) string, dir string) string {
 	p := flag
 	if p == "" && getenv != nil {
 		p = getenv("AGC_HOOK_LOG")
-		if p == "" {
-			if d := getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		for _, k := range agent.ProjectDirVars() {
+			if p != "" {
+				break
+			}
+			if d := getenv(k); d != "" {
 				p = filepath.Join(d, DefaultLog)
 			}
 		}

@@ -24,13 +24,7 @@ var namesAllowed = map[string]string{
 	"runtimes/codex/checks.go":    "a Codex fact in its row's text: it applies updatedInput only with allow, the opposite of Claude Code",
 	"runtimes/copilot/checks.go":  "a Copilot fact in its rows' texts: it ignores an answer shaped as Claude Code's hookSpecificOutput",
 	"runtimes/copilot/binding.go": "a Copilot fact: it ignores an answer shaped as Claude Code's hookSpecificOutput, and says so",
-	"anchor/paths.go":             "Claude Code's worktree folders (.claude/worktrees/), seen through for records of any runtime",
 	"collect/read.go":             "a message that names the input formats",
-	"collect/finish.go":           "$CLAUDE_PROJECT_DIR, the project folder hooks run in, to make recorded paths relative",
-	"command/friction.go":         "$CLAUDE_PROJECT_DIR, as collect/finish.go",
-	"command/record.go":           "$CLAUDE_PROJECT_DIR and the default runtime id in the recorder's usage text",
-	"cmd/agc-record/main.go":      "$CLAUDE_PROJECT_DIR in the recorder's usage text",
-	"record/logpath.go":           "$CLAUDE_PROJECT_DIR: the recorder's default log folder",
 	"internal/corpus/":            "generates Claude Code records for benchmarks and fuzz seeds",
 }
 

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/internal/version"
 	"github.com/agc-sarif/agc-sarif/record"
 )
@@ -23,7 +24,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("agc-record", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	logFile := fs.String("log", "", "hook log `FILE` to append to (default: $AGC_HOOK_LOG, else $CLAUDE_PROJECT_DIR/"+record.DefaultLog+", else ./"+record.DefaultLog+")")
+	logFile := fs.String("log", "", "hook log `FILE` to append to (default: $AGC_HOOK_LOG, else "+record.DefaultLog+" in "+agent.ProjectDirNames()+", else ./"+record.DefaultLog+")")
 	runtime := fs.String("runtime", "", "`NAME` for the record's runtime field (default: recognised from the hook's input)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
