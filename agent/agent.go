@@ -14,6 +14,7 @@ const (
 	Codex      = "codex"
 	Gemini     = "gemini-cli"
 	Copilot    = "copilot-cli"
+	Qwen       = "qwen-code"
 	Cursor     = "cursor"
 	Cline      = "cline"
 	Windsurf   = "windsurf"
@@ -23,9 +24,10 @@ const (
 const Fallback = ClaudeCode
 
 // ProjectDirVars are the environment variables in which the runtimes name the project folder a
-// hook runs for, in the order they are looked up: Claude Code's, Gemini CLI's.
+// hook runs for, in the order they are looked up: Claude Code's (Qwen Code sets it too), Gemini
+// CLI's (Qwen Code too), Qwen Code's.
 func ProjectDirVars() []string {
-	return []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"}
+	return []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"}
 }
 
 // ProjectDirNames is ProjectDirVars as a usage text says them: "$A, $B or $C".
@@ -63,6 +65,8 @@ func Detect(input json.RawMessage) string {
 		return Windsurf
 	case geminiEvents[event]:
 		return Gemini
+	case has("tool_call_id"), has("prompt_id"), qwenTranscript(f["transcript_path"]):
+		return Qwen
 	case has("turn_id"):
 		return Codex
 	case has("sessionId") && has("toolName"):
@@ -70,4 +74,12 @@ func Detect(input json.RawMessage) string {
 	default:
 		return ClaudeCode
 	}
+}
+
+// qwenTranscript reports whether path is a Qwen Code chat transcript (under .qwen/), for input
+// that lacks Qwen Code's tool_call_id and prompt_id (docs/runtimes-qwen.md).
+func qwenTranscript(path json.RawMessage) bool {
+	var p string
+	_ = json.Unmarshal(path, &p)
+	return strings.Contains(strings.ReplaceAll(p, `\`, "/"), "/.qwen/")
 }

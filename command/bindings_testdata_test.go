@@ -13,6 +13,7 @@ var bindingTestdata = map[string]string{
 	agent.Codex:      "testdata/codex",
 	agent.Gemini:     "testdata/gemini",
 	agent.Copilot:    "testdata/copilot",
+	agent.Qwen:       "testdata/qwen",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

@@ -30,7 +30,7 @@ const findingsGoldenDir = "testdata/findings-golden"
 // testdataSets says how TestFindingsGolden collects each folder under the repository's testdata:
 // "whole" (the folder at once), "each" (the folder at once and each entry in it on its own),
 // "checkout" (as "each", with the folder as the root: a runtime's records beside its project
-// settings, such as .gemini/settings.json, that place the findings), "root:SUB" (the folder's SUB,
+// settings, such as .qwen/settings.json, that place the findings), "root:SUB" (the folder's SUB,
 // a checkout, collected whole as its own root), or why the folder
 // holds no collect inputs. A folder missing here fails the test.
 var testdataSets = map[string]string{
@@ -40,6 +40,7 @@ var testdataSets = map[string]string{
 	"codex":     "each",
 	"gemini":    "each",
 	"copilot":   "each",
+	"qwen":      "checkout",
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",

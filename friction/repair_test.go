@@ -25,4 +25,8 @@ func TestRepairAnswerAccepted(t *testing.T) {
 			t.Errorf("%s: %s\nbreaches %+v, responses %d, decision %q", tt.runtime, answer, res.Breaches, len(res.Responses), res.Decision)
 		}
 	}
+	// Qwen Code ignores updatedInput: no answer makes its gate run the correction.
+	if answer := repairAnswer(agent.Qwen, "shell-ladder/python3-only", "run_shell_command", "python", "python3", ex); answer != "" {
+		t.Errorf("%s: %s, want no repair answer", agent.Qwen, answer)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agc-sarif/agc-sarif/agent"
 )
 
 // testPaths is a repository at /repo: paths under it map to repo-relative ones, others leave it.
@@ -154,6 +156,8 @@ func TestAllowFor(t *testing.T) {
 		{"gemini-cli", true, "", "none: "},
 		{"copilot-cli", false, "shell(git status)", "--allow-tool"},
 		{"copilot-cli", true, "", "none: "},
+		{agent.Qwen, false, "", "none: "},
+		{agent.Qwen, true, "", "none: "},
 		{"other-cli", false, "Bash(git status:*)", "permissions.allow in .claude/settings.json"},
 	}
 	for _, tt := range tests {

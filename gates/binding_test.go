@@ -22,6 +22,7 @@ var claudeAllowed = map[string]string{
 	"runtimes/claude/":     "the Claude binding",
 	"runtimes/codex/":      "Codex presents its shell tool to hooks as Bash (a Codex fact)",
 	"runtimes/gemini/":     "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
+	"runtimes/qwen/":       "Qwen Code's write_file and edit name their file file_path and new text new_string (Qwen facts)",
 	"agent/agent.go":       "the runtime ids, shared by the recorder and the bindings",
 	"friction/":            "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
 	"gates/gatestest/":     "test support: builds Claude-shaped answers for the bindings' tests",

@@ -6,7 +6,7 @@ import (
 )
 
 // TestLogPath: the flag, then $AGC_HOOK_LOG, then the project folder the runtime names (Claude
-// Code's variable first, then Gemini CLI's), then the working folder.
+// Code's variable first, then Gemini CLI's, then Qwen Code's), then the working folder.
 func TestLogPath(t *testing.T) {
 	dir := filepath.FromSlash("/work/proj")
 	tests := []struct {
@@ -17,6 +17,8 @@ func TestLogPath(t *testing.T) {
 		{"x.jsonl", map[string]string{"AGC_HOOK_LOG": "/a.jsonl"}, filepath.Join(dir, "x.jsonl")},
 		{"", map[string]string{"AGC_HOOK_LOG": "/a.jsonl", "CLAUDE_PROJECT_DIR": "/c"}, "/a.jsonl"},
 		{"", map[string]string{"CLAUDE_PROJECT_DIR": "/c", "GEMINI_PROJECT_DIR": "/g"}, filepath.Join("/c", DefaultLog)},
+		{"", map[string]string{"GEMINI_PROJECT_DIR": "/g", "QWEN_PROJECT_DIR": "/q"}, filepath.Join("/g", DefaultLog)},
+		{"", map[string]string{"QWEN_PROJECT_DIR": "/q"}, filepath.Join("/q", DefaultLog)},
 		{"", map[string]string{"CLAUDE_PROJECT_DIR": "rel"}, filepath.Join(dir, "rel", DefaultLog)},
 		{"", nil, filepath.Join(dir, DefaultLog)},
 	}

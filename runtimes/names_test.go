@@ -13,7 +13,7 @@ import (
 
 // runtimeNames are the words that name a runtime, by the folder that may spell them; each
 // runtime id (agent.ClaudeCode, …) holds its word.
-var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
+var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot", "qwen": "qwen"}
 
 // namesAllowed are the files or folders outside the runtime folders, the registry (this folder's
 // own files) and the id package (agent/) whose code may still name a runtime, and why. Each entry
@@ -29,7 +29,7 @@ var namesAllowed = map[string]string{
 }
 
 // TestRuntimeNamesOutsideFolders: no identifier or string literal of non-test Go code names a
-// runtime (claude, codex, gemini, copilot, in any case, their ids included) outside that
+// runtime (claude, codex, gemini, copilot, qwen, in any case, their ids included) outside that
 // runtime's folder, the registry and the id package, but in the files namesAllowed lists.
 func TestRuntimeNamesOutsideFolders(t *testing.T) {
 	root := ".."
@@ -128,9 +128,9 @@ func runtimeWords(rel string, src []byte) []wordHit {
 // TestRuntimeWordsFinds: the scan sees identifiers and literals in any case, never comments, and
 // a runtime's folder may spell its own word but not another's.
 func TestRuntimeWordsFinds(t *testing.T) {
-	src := "package x\n// codex in a comment\nvar GeminiX = \"copilot-cli\"\nconst c = `Claude Code`\nvar plain = 1\n"
-	if got := runtimeWords("x.go", []byte(src)); len(got) != 3 {
-		t.Fatalf("got %d hits, want 3: %+v", len(got), got)
+	src := "package x\n// codex in a comment\nvar GeminiX = \"copilot-cli\"\nconst c = `Claude Code`\nvar q = \"qwen-code\"\nvar plain = 1\n"
+	if got := runtimeWords("x.go", []byte(src)); len(got) != 4 {
+		t.Fatalf("got %d hits, want 4: %+v", len(got), got)
 	}
 	for _, c := range []struct {
 		rel, word string
@@ -141,6 +141,8 @@ func TestRuntimeWordsFinds(t *testing.T) {
 		{"runtimes/runtimes.go", "gemini", true},
 		{"agent/agent.go", "copilot", true},
 		{"inputs/hookevent.go", "claude", false},
+		{"runtimes/qwen/binding.go", "qwen", true},
+		{"runtimes/claude/binding.go", "qwen", false},
 	} {
 		if got := mayName(c.rel, c.word); got != c.want {
 			t.Errorf("mayName(%s, %s) = %v, want %v", c.rel, c.word, got, c.want)

@@ -10,6 +10,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
+	"github.com/agc-sarif/agc-sarif/runtimes/qwen"
 )
 
 // bindings are the registered runtime bindings; the first is the default for records that name
@@ -19,6 +20,7 @@ var bindings = []gates.Binding{
 	codex.Binding{},
 	gemini.Binding{},
 	copilot.Binding{},
+	qwen.Binding{},
 }
 
 // formats are the input formats, in the order detection tries them (the first match wins), as
