@@ -193,17 +193,3 @@ func FuzzNamedJudgment(f *testing.F) {
 		}
 	})
 }
-
-// TestFinalMessageQuotingAGCBlock: a run's final message that only shows an agc block inside
-// another fenced block (an example) is no judgment: no fail-closed breach, skipped as holding none.
-func TestFinalMessageQuotingAGCBlock(t *testing.T) {
-	text := "A reviewer answers like this:\n\n````markdown\n" + fenceBT + "agc\n" + reviewJSON + "\n" + fenceBT + "\n````\n"
-	line, err := json.Marshal(map[string]any{"type": "result", "subtype": "success", "result": text, "session_id": "S"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set := readFuzzed(t, readerOf(t, streamJSONFormat), append(line, '\n'))
-	if len(set.Findings) != 0 || set.Skips[SkipNoAGCBlock] != 1 {
-		t.Errorf("findings %+v skips %v, want none and one %q", set.Findings, set.Skips, SkipNoAGCBlock)
-	}
-}
