@@ -65,7 +65,7 @@ func Detect(input json.RawMessage) string {
 		return Windsurf
 	case geminiEvents[event]:
 		return Gemini
-	case has("tool_call_id"), has("prompt_id"), qwenTranscript(f["transcript_path"]):
+	case has("tool_call_id"), qwenPromptID(f["prompt_id"]), qwenTranscript(f["transcript_path"]):
 		return Qwen
 	case has("turn_id"):
 		return Codex
@@ -74,6 +74,14 @@ func Detect(input json.RawMessage) string {
 	default:
 		return ClaudeCode
 	}
+}
+
+// qwenPromptID reports whether id is a Qwen Code prompt id, "<session>########<n>": Claude Code
+// sends a prompt_id too, a bare UUID, so the field alone tells nothing.
+func qwenPromptID(id json.RawMessage) bool {
+	var s string
+	_ = json.Unmarshal(id, &s)
+	return strings.Contains(s, "########")
 }
 
 // qwenTranscript reports whether path is a Qwen Code chat transcript (under .qwen/), for input

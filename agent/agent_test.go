@@ -23,6 +23,8 @@ func TestDetect(t *testing.T) {
 		{`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt_id":"s########0"}`, Qwen},
 		{`{"session_id":"s","transcript_path":"C:\\u\\.qwen\\projects\\p\\chats\\s.jsonl","hook_event_name":"Stop"}`, Qwen},
 		{`{"session_id":"s","transcript_path":"/h/.claude/projects/p/s.jsonl","hook_event_name":"Stop"}`, ClaudeCode},
+		// Claude Code 2.1 sends a prompt_id as well, a bare UUID (a real PreToolUse input of 2.1.332).
+		{`{"cwd":"/w","effort":"medium","hook_event_name":"PreToolUse","permission_mode":"default","prompt_id":"1e59c977-d691-4d40-b6dc-aed8fc16abb0","session_id":"8b201d7c-9f26-476e-8eb8-42d6f8f1c578","tool_input":{"command":"ls"},"tool_name":"Bash","tool_use_id":"toolu_1","transcript_path":"/h/.claude/projects/p/s.jsonl"}`, ClaudeCode},
 		{`{"transcript_path":42,"hook_event_name":"Stop"}`, ClaudeCode},
 		{`"not an object"`, ClaudeCode},
 		{`[1,2]`, ClaudeCode},
