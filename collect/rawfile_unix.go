@@ -3,6 +3,7 @@
 package collect
 
 import (
+	"errors"
 	"io"
 	"io/fs"
 	"syscall"
@@ -134,18 +135,13 @@ func (f *rawFile) Close() error { return syscall.Close(f.fd) }
 // SyscallConn lets the readers map windows of a big file (inputs.Mappable).
 func (f *rawFile) SyscallConn() (syscall.RawConn, error) { return rawConn(f.fd), nil }
 
-// rawConn is a descriptor as a syscall.RawConn, for mapping: Control hands it over.
+// rawConn is a descriptor as a syscall.RawConn, for mapping only: Control hands it over; Read and
+// Write, which would wait on the runtime's poller for a descriptor it never saw, are refused.
 type rawConn int
 
 func (c rawConn) Control(fn func(fd uintptr)) error { fn(uintptr(c)); return nil }
-func (c rawConn) Read(fn func(fd uintptr) bool) error {
-	fn(uintptr(c))
-	return nil
-}
-func (c rawConn) Write(fn func(fd uintptr) bool) error {
-	fn(uintptr(c))
-	return nil
-}
+func (c rawConn) Read(func(fd uintptr) bool) error  { return errors.ErrUnsupported }
+func (c rawConn) Write(func(fd uintptr) bool) error { return errors.ErrUnsupported }
 
 // rawInfo is the fs.FileInfo of an opened input: what readFile looks at.
 type rawInfo struct {

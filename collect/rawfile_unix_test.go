@@ -52,6 +52,18 @@ func TestRawFile(t *testing.T) {
 	if got, err := io.ReadAll(f); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("after Seek(0): %q, %v", got, err)
 	}
+	// Its descriptor is handed over for mapping, and only for that.
+	rc, err := f.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var handed uintptr
+	if err := rc.Control(func(fd uintptr) { handed = fd }); err != nil || handed != uintptr(f.fd) {
+		t.Fatalf("Control gave %d, %v; want %d", handed, err, f.fd)
+	}
+	if err := rc.Read(func(uintptr) bool { return true }); err == nil {
+		t.Fatal("Read on the raw descriptor was not refused")
+	}
 	if _, _, err := openRaw(filepath.Join(dir, "missing")); !errorsIsNotExist(err) {
 		t.Fatalf("missing file: %v, want a not-exist error", err)
 	}
