@@ -16,6 +16,9 @@ var evidenceGaps = map[string][]string{
 	// A PostToolUse block leaves hook_blocking_error and no hook_success: the transcript does not
 	// keep the stdout, so the binding cannot tell that additionalContext was missing.
 	"post-no-agc/session.jsonl": {"agc/post-without-agc-json"},
+	// A PreToolUse deny whose AGC response rides only in permissionDecisionReason leaves no hook
+	// record in the transcript: only the call's tool_result, whose text is the reason.
+	"guard-mix/session.jsonl": {"repo-guard/no-inline-token"},
 }
 
 // TestClaudeReplay reads the records the real Claude Code wrote in testdata/claude/<scenario>/
