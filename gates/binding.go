@@ -54,6 +54,9 @@ type Binding interface {
 	// RepairAnswer is the hook answer that makes a gate run r.Command instead of the call, with
 	// r.Context as its additionalContext; "" when the runtime applies no rewrite a hook answers.
 	RepairAnswer(r Rewrite) string
+	// Effects is what the runtime does with each answer form, as observed with its real build:
+	// the facts findings report (see EffectTable).
+	Effects() EffectTable
 }
 
 // AllowCall is a prompted or denied call an allowlist entry would let through (Binding.Allow).
