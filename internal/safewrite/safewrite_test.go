@@ -16,7 +16,7 @@ func TestWriteRefusesLinks(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		plant   func(t *testing.T, ws, outside string) string // returns the output path
-		refused string                                         // in the error; "" when written
+		refused string                                        // in the error; "" when written
 	}{
 		{"new file", func(t *testing.T, ws, _ string) string { return filepath.Join(ws, "out", "new.sarif") }, ""},
 		{"symlink", func(t *testing.T, ws, outside string) string {
