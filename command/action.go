@@ -20,6 +20,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/internal/safewrite"
 	"github.com/agc-sarif/agc-sarif/review"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
@@ -320,7 +321,7 @@ func stepCollect(ctx context.Context, s *actionState) error {
 	if !filepath.IsAbs(sarifPath) {
 		sarifPath = filepath.Join(s.workspace, sarifPath)
 	}
-	if err := writeSARIF(sarifPath, res.SARIF); err != nil {
+	if err := writeSARIF(s.workspace, sarifPath, res.SARIF); err != nil {
 		s.gha.Errorf("%s", err.Error())
 		return exit(ExitUsage, err)
 	}
@@ -428,17 +429,9 @@ func stepOutputs(_ context.Context, s *actionState) error {
 }
 
 // writeSARIF writes the SARIF log, readable by later steps (the container runs as root, later
-// steps as the runner user).
-func writeSARIF(path string, data []byte) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("could not write %s: %w", path, err)
-		}
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("could not write %s: %w", path, err)
-	}
-	return os.Chmod(path, 0o644)
+// steps as the runner user), never through a link planted in the workspace (safewrite).
+func writeSARIF(workspace, path string, data []byte) error {
+	return safewrite.WriteFile(workspace, path, data)
 }
 
 func outcomeNames(list []collect.Outcome) []string {

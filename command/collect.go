@@ -4,7 +4,6 @@ import (
 	words "github.com/agc-sarif/agc-sarif/internal/plural"
 
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -14,6 +13,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/internal/safewrite"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
@@ -168,7 +168,8 @@ func collectCommand(env *Env) *cli.Command {
 	}
 }
 
-// writeOutput writes data to path ("-" is stdout), truncating an existing file.
+// writeOutput writes data to path ("-" is stdout), replacing an existing file whole and never
+// writing through a link (safewrite; the working folder is the workspace).
 func writeOutput(env *Env, path string, data []byte) error {
 	if path == "-" { // the SARIF carries agent text: escaped so that no line is a command
 		return env.actionsLog().Data(data)
@@ -176,10 +177,7 @@ func writeOutput(env *Env, path string, data []byte) error {
 	if !isAbs(path) {
 		path = join(env.Dir, path)
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("could not write %s: %w", path, err)
-	}
-	return nil
+	return safewrite.WriteFile(env.Dir, path, data)
 }
 
 // printProblems lists the inputs that could not be read and the records skipped as bad.

@@ -13,6 +13,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/internal/safewrite"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
@@ -118,28 +119,26 @@ func isTerminal(w io.Writer) bool {
 
 // writeFriction writes the report to out ("-": stdout) in form (text, md or json).
 func writeFriction(out string, env *Env, form string, rep friction.Report) error {
-	var w io.Writer = env.Stdout
-	if out != "-" {
-		if !filepath.IsAbs(out) {
-			out = filepath.Join(env.Dir, out)
+	fill := func(w io.Writer) error {
+		var err error
+		switch form {
+		case "json":
+			return friction.WriteJSON(w, rep)
+		case "text":
+			_, err = io.WriteString(w, friction.Text(rep))
+		default:
+			_, err = io.WriteString(w, friction.Markdown(rep, 0))
 		}
-		f, err := os.Create(out)
-		if err != nil {
-			return fmt.Errorf("could not write %s: %w", out, err)
-		}
-		defer f.Close()
-		w = f
+		return err
 	}
-	var err error
-	switch form {
-	case "json":
-		return friction.WriteJSON(w, rep)
-	case "text":
-		_, err = io.WriteString(w, friction.Text(rep))
-	default:
-		_, err = io.WriteString(w, friction.Markdown(rep, 0))
+	if out == "-" {
+		return fill(env.Stdout)
 	}
-	return err
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(env.Dir, out)
+	}
+	// Replaced whole, never through a link planted at out (safewrite).
+	return safewrite.Write(env.Dir, out, fill)
 }
 
 // frictionSection is the job summary's Friction section, within summary.FrictionShare, from

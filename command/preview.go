@@ -3,12 +3,12 @@ package command
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/internal/safewrite"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
@@ -28,18 +28,18 @@ func writePreview(env *Env, dir string, res *collect.Result, failOn []collect.Ou
 	if !isAbs(dir) {
 		dir = join(env.Dir, dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--preview: %w", err)
-	}
 	fails := func(f *findings.Finding) bool { return collect.Fails(failOn, f) }
 	md := summary.Render(summary.Input{Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
 		Missing: unreadInputs(res), Failed: outcomeNames(res.Failed), SARIFFile: previewSARIF, Fails: fails,
 		Checks: runtimes.Checks()})
 	var ann bytes.Buffer
 	annotate.Write(&ann, res.Findings, annotate.Options{SARIFFile: previewSARIF, Fails: fails})
-	for name, data := range map[string][]byte{previewSummary: []byte(md), previewAnnotations: ann.Bytes(), previewSARIF: res.SARIF} {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			return fmt.Errorf("--preview: could not write %s: %w", filepath.Join(dir, name), err)
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{previewSummary, []byte(md)}, {previewAnnotations, ann.Bytes()}, {previewSARIF, res.SARIF}} {
+		if err := safewrite.WriteFile(env.Dir, filepath.Join(dir, f.name), f.data); err != nil {
+			return fmt.Errorf("--preview: %w", err)
 		}
 	}
 	fmt.Fprintf(env.Stderr, "agc-sarif: preview written to %s: %s (job summary), %s (annotations), %s\n",

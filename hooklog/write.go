@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agc-sarif/agc-sarif/internal/safewrite"
 )
 
 // File modes of the hook log. Records hold tool inputs (commands, file contents) and hook
@@ -85,26 +87,25 @@ func openLog(path string) (*os.File, error) {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), path)
-	if err := checkLogFile(fd, path); err != nil {
+	if err := checkLogFile(f, path); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
 }
 
-// checkLogFile refuses an open log that is not a regular file of ours with one link.
-func checkLogFile(fd int, path string) error {
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return &os.PathError{Op: "stat", Path: path, Err: err}
+// checkLogFile refuses an open log that is not a regular file of ours with one link: the
+// output files' rule (safewrite.Check), and the owner too, since the log is appended to in place.
+func checkLogFile(f *os.File, path string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
 	}
-	switch {
-	case st.Mode&unix.S_IFMT != unix.S_IFREG:
-		return fmt.Errorf("%s is not a regular file: refused", path)
-	case uint64(st.Nlink) > 1:
-		return fmt.Errorf("%s has %d hard links: refused", path, st.Nlink)
-	case int(st.Uid) != os.Geteuid():
-		return fmt.Errorf("%s is owned by user %d, not by us: refused", path, st.Uid)
+	if err := safewrite.Check(fi, path); err != nil {
+		return err
+	}
+	if !safewrite.Owned(fi) {
+		return fmt.Errorf("%s is owned by user %d, not by us: refused", path, safewrite.Owner(fi))
 	}
 	return nil
 }
