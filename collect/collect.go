@@ -95,6 +95,11 @@ func (r *Result) Unreadable() bool {
 	return len(r.Missing) > 0 || len(r.Files.Unreadable) > 0 || len(r.Unrecognised) > 0
 }
 
+// NothingRead reports whether no input file was read: every path named matched no file, or only
+// files no reader recognised, or could not be read. An analysis of it says nothing of the change,
+// so nothing is uploaded or posted from it.
+func (r *Result) NothingRead() bool { return r.Files.Read == 0 && r.Files.Empty == 0 }
+
 // Run collects the inputs named in cfg and builds the SARIF log. It returns an error only for a
 // configuration that cannot work (no root, bad category); unreadable inputs are in the Result.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
@@ -140,6 +145,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.Set, res.Files, res.Notes = snk.read(ctx, opts, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
 		return readAll(ctx, ex.Files, cfg.Format, opts, par, aggregating(bound(cfg)), snk.merged)
 	})
+	res.Files.Empty = len(res.Notices)
 	res.Warnings = append(noFileWarns, folderWarnings(ex, res.Files.read)...)
 	res.Unrecognised = unrecognisedNamed(ex, res.Files.read, res.Set)
 	if err := ctx.Err(); err != nil {

@@ -24,6 +24,7 @@ type readStats struct {
 	ByFormat   map[string]int // files read, per format
 	Ignored    int            // files found by walking whose content no reader recognised
 	Unreadable []string       // named files that could not be read at all (exit 2)
+	Empty      int            // named files read empty (not given to a reader: see Result.Notices)
 	read       []bool         // per file given to readAll: read by a reader
 }
 

@@ -482,6 +482,11 @@ func uploadFromAction(ctx context.Context, env *Env, gha *githubactions.Action, 
 	case in.Upload == "false":
 		r.line = "not uploaded (upload: false)."
 		return r
+	case withheld(res) != "":
+		// Said whatever upload is: an analysis that misses inputs would close their alerts.
+		why := withheld(res) + ": an analysis without the inputs would close their alerts"
+		fmt.Fprintf(env.Stderr, "agc-sarif: nothing uploaded to code scanning: %s\n", why)
+		return skip(why)
 	case in.Token == "":
 		return skip("no token")
 	case ghc.Repository == "" || ghc.SHA == "" || ghc.Ref == "":
@@ -524,6 +529,21 @@ func uploadFromAction(ctx context.Context, env *Env, gha *githubactions.Action, 
 		}
 	}
 	return r
+}
+
+// withheld is why nothing on GitHub may change from res (no upload, no review, nothing
+// minimised), or "" when it may. An analysis missing an input that could not be read would close
+// that input's alerts; one from no input at all (a paths typo, a glob or folder matching nothing)
+// would close every alert of its category. Inputs that were read and hold no findings are an
+// analysis like any other: its fixed alerts close.
+func withheld(res *collect.Result) string {
+	switch {
+	case res.Unreadable():
+		return "an input named could not be read"
+	case res.NothingRead():
+		return "no input file was read (check the paths: a folder or glob matching no file reads nothing)"
+	}
+	return ""
 }
 
 // uploadAndWait uploads a SARIF log and, when wait > 0, waits up to wait for processing. The

@@ -49,6 +49,9 @@ func actionReview(ctx context.Context, s *actionState) string {
 		s.gha.Noticef("%s", "pr-review: "+line+" See "+reviewDoc+".")
 		return line
 	}
+	if why := withheld(s.res); why != "" {
+		return notice(why + " (no comment posted or minimised)")
+	}
 	owner, repo := s.ghc.Repo()
 	pr, ok := ghenv.PullRequestOf(s.ghc.Event)
 	fromInputs := false
@@ -221,9 +224,13 @@ func runReview(c *cli.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	items, status, err := reviewItems(c, env)
+	items, status, why, err := reviewItems(c, env)
 	if err != nil {
 		return err
+	}
+	if why != "" { // before the diff is fetched: nothing is asked of GitHub either
+		fmt.Fprintf(env.Stderr, "agc-sarif: review not posted, no comment minimised: %s\n", why)
+		return status
 	}
 	d, err := reviewDiff(c, env, a)
 	if err != nil {
@@ -260,34 +267,35 @@ func runReview(c *cli.Context, env *Env) error {
 }
 
 // reviewItems reads the findings: from --sarif, or by collecting the inputs (whose exit status,
-// by --fail-on's default, is returned to be the command's).
-func reviewItems(c *cli.Context, env *Env) ([]review.Item, error, error) {
+// by --fail-on's default, is returned to be the command's, with why no review may come of them:
+// see withheld).
+func reviewItems(c *cli.Context, env *Env) ([]review.Item, error, string, error) {
 	if p := c.String("sarif"); p != "" {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(env.Dir, p)
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, nil, exit(ExitUsage, fmt.Errorf("could not read %s: %w", c.String("sarif"), err))
+			return nil, nil, "", exit(ExitUsage, fmt.Errorf("could not read %s: %w", c.String("sarif"), err))
 		}
 		items, err := review.FromSARIF(data)
 		if err != nil {
-			return nil, nil, exit(ExitUsage, fmt.Errorf("%s: %w", c.String("sarif"), err))
+			return nil, nil, "", exit(ExitUsage, fmt.Errorf("%s: %w", c.String("sarif"), err))
 		}
-		return items, nil, nil
+		return items, nil, "", nil
 	}
 	cfg, err := configFrom(c, env)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	cfg.FailOn, _ = collect.ParseFailOn(collect.DefaultFailOn)
 	res, err := collect.Run(c.Context, cfg)
 	if err != nil {
-		return nil, nil, exit(ExitUsage, err)
+		return nil, nil, "", exit(ExitUsage, err)
 	}
 	printProblems(env, res)
 	fails := func(f *findings.Finding) bool { return collect.Fails(cfg.FailOn, f) }
-	return review.FromFindings(res.Findings, fails), statusOf(env, res, cfg.FailOn), nil
+	return review.FromFindings(res.Findings, fails), statusOf(env, res, cfg.FailOn), withheld(res), nil
 }
 
 // reviewDiff reads the pull request's diff from --diff or from the API.
