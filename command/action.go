@@ -52,7 +52,12 @@ func actionCommand(env *Env) *cli.Command {
 		Description: "The container's entrypoint. Inputs come from INPUT_<NAME> variables (hyphens kept), the\n" +
 			"run from GITHUB_*. Outside GitHub Actions it works too: outputs and the summary are skipped\n" +
 			"when GITHUB_OUTPUT and GITHUB_STEP_SUMMARY are unset.",
-		Action: func(c *cli.Context) error { return runAction(c.Context, env) },
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return usageErrorf("action takes no arguments (its inputs are INPUT_* variables), got %q", c.Args().First())
+			}
+			return runAction(c.Context, env)
+		},
 	}
 }
 

@@ -87,25 +87,20 @@ func Main(ctx context.Context, args []string, env Env) int {
 		ExitErrHandler:       func(*cli.Context, error) {},
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
-		Commands: []*cli.Command{
-			collectCommand(&env),
-			frictionCommand(&env),
-			checkCommand(&env),
-			recordCommand(&env),
-			uploadCommand(&env),
-			reviewCommand(&env),
-			actionCommand(&env),
-			schemaCommand(&env),
-			versionCommand(&env),
-		},
-		OnUsageError: onUsageError,
-		Action:       rootAction,
+		Commands:             commands(&env),
+		OnUsageError:         onUsageError,
+		Action:               rootAction,
 	}
 	// A subcommand's bad flag is one line and a hint, not its whole help on stdout.
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = onUsageError
 	}
-	err := app.RunContext(ctx, args)
+	noteFlagsAnywhere(app.Commands)
+	// Flags after the arguments are read as flags, never as paths (args.go).
+	args, err := interspersed(app.Commands, args)
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -119,6 +114,21 @@ func Main(ctx context.Context, args []string, env Env) int {
 	// urfave/cli's own errors (unknown flag, missing command) are usage errors.
 	fmt.Fprintf(env.Stderr, "agc-sarif: %v\n", err)
 	return ExitUsage
+}
+
+// commands are agc-sarif's subcommands, working on env.
+func commands(env *Env) []*cli.Command {
+	return []*cli.Command{
+		collectCommand(env),
+		frictionCommand(env),
+		checkCommand(env),
+		recordCommand(env),
+		uploadCommand(env),
+		reviewCommand(env),
+		actionCommand(env),
+		schemaCommand(env),
+		versionCommand(env),
+	}
 }
 
 // onUsageError turns a flag parse error into a usage error (exit 2): one line naming the flag,
@@ -218,6 +228,9 @@ func versionCommand(env *Env) *cli.Command {
 		Name:  "version",
 		Usage: "print the version",
 		Action: func(c *cli.Context) error {
+			if c.Args().Len() > 0 {
+				return usageErrorf("version takes no arguments, got %q", c.Args().First())
+			}
 			fmt.Fprintf(env.Stdout, "agc-sarif %s\n", Version)
 			return nil
 		},
