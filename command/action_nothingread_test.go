@@ -141,3 +141,46 @@ func writes(reqs []string) []string {
 	}
 	return out
 }
+
+// TestNoMinimiseFromUnreadInput: a review comment posted from the reviewer's judgment is not
+// minimised by a later run in which that judgment could not be read (its finding is not gone,
+// only unread), by the action or by the review command.
+func TestNoMinimiseFromUnreadInput(t *testing.T) {
+	clean := hookLine(t, "PreToolUse", "Bash", "t1", map[string]any{"command": "ls"}, nil, 0, "", "")
+	for _, via := range []string{"action", "review"} {
+		t.Run(via, func(t *testing.T) {
+			ws := reviewWorkspace(t)
+			mkdirs(t, filepath.Join(ws, ".agc"))
+			if err := os.WriteFile(filepath.Join(ws, ".agc", "clean.jsonl"), []byte(clean), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			srv := reviewFake(t)
+			run := func(paths string) {
+				if via == "action" {
+					vars := reviewVars(t, ws, srv, "event-pull-request.json", "comments")
+					vars["INPUT_JUDGMENTS"] = ""
+					vars["INPUT_PATHS"] = paths
+					runActionEnv(t, ws, vars)
+					return
+				}
+				args := []string{"review", "--repo", "octo/repo", "--pr", "7", "--commit", actHead, "--mode", "comments"}
+				runCLI(t, ws, map[string]string{"GITHUB_TOKEN": actToken, "GITHUB_API_URL": srv.APIURL()},
+					append(args, strings.Split(paths, "\n")...)...)
+			}
+			run(".agc/clean.jsonl\nreviews/execution.json")
+			if n := len(srv.Comments(7)); n != 1 {
+				t.Fatalf("first run posted %d comments, want 1", n)
+			}
+			if err := os.Rename(filepath.Join(ws, "reviews", "execution.json"), filepath.Join(ws, "reviews", "moved.json")); err != nil {
+				t.Fatal(err)
+			}
+			run(".agc/clean.jsonl\nreviews/execution.json")
+			if m := srv.MinimizedComments(); len(m) > 0 {
+				t.Errorf("a run that could not read the judgment minimised %d comments", len(m))
+			}
+			if len(srv.Reviews()) != 1 {
+				t.Errorf("%d reviews posted, want the first run's only", len(srv.Reviews()))
+			}
+		})
+	}
+}
