@@ -95,12 +95,12 @@ func openFolder(workspace, dir, path string) (*os.Root, error) {
 		defer ws.Close()
 		if rel != "." {
 			if err := ws.MkdirAll(rel, 0o755); err != nil {
-				return nil, refusal(path, dir, err)
+				return resolved(workspace, dir, path, err)
 			}
 		}
 		r, err := ws.OpenRoot(rel)
 		if err != nil {
-			return nil, refusal(path, dir, err)
+			return resolved(workspace, dir, path, err)
 		}
 		return r, nil
 	}
@@ -114,12 +114,22 @@ func openFolder(workspace, dir, path string) (*os.Root, error) {
 	return r, nil
 }
 
-// refusal words an os.Root error: a path escaping the workspace is a symlinked folder.
-func refusal(path, dir string, err error) error {
-	if strings.Contains(err.Error(), "escapes from parent") {
-		return fmt.Errorf("could not write %s: a folder on the path %s is a symlink leading outside the workspace: refused", path, dir)
+// resolved opens dir when the workspace's os.Root refused it (err) for a symlink it does not
+// follow, an absolute one, yet dir resolves inside the workspace; else it words the refusal.
+func resolved(workspace, dir, path string, err error) (*os.Root, error) {
+	if !strings.Contains(err.Error(), "escapes from parent") {
+		return nil, fmt.Errorf("could not write %s: %w", path, err)
 	}
-	return fmt.Errorf("could not write %s: %w", path, err)
+	ws, werr := filepath.EvalSymlinks(workspace)
+	real, derr := filepath.EvalSymlinks(dir)
+	if werr == nil && derr == nil {
+		if _, ok := inside(ws, real); ok {
+			if r, err := os.OpenRoot(real); err == nil {
+				return r, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("could not write %s: a folder on the path %s is a symlink leading outside the workspace: refused", path, dir)
 }
 
 // inside reports whether dir lies lexically inside workspace, and its path relative to it.

@@ -61,6 +61,11 @@ func TestWriteRefusesLinks(t *testing.T) {
 			must(t, os.Symlink("real", filepath.Join(ws, "alias")))
 			return filepath.Join(ws, "alias", "x.sarif")
 		}, ""},
+		{"absolute symlinked folder inside", func(t *testing.T, ws, _ string) string {
+			must(t, os.Mkdir(filepath.Join(ws, "real"), 0o755))
+			must(t, os.Symlink(filepath.Join(ws, "real"), filepath.Join(ws, "alias")))
+			return filepath.Join(ws, "alias", "x.sarif")
+		}, ""},
 		{"outside the workspace", func(t *testing.T, _, outside string) string { return filepath.Join(outside, "mine.sarif") }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
