@@ -90,6 +90,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		Commands: []*cli.Command{
 			collectCommand(&env),
 			frictionCommand(&env),
+			permissionsCommand(&env),
 			checkCommand(&env),
 			recordCommand(&env),
 			uploadCommand(&env),
