@@ -111,7 +111,7 @@ func lintPermissions(c *cli.Context, env *Env, run permit.Runner, o permit.Optio
 		failed = failed || f.Level == "error"
 	}
 	if len(res) == 0 {
-		fmt.Fprintf(env.Stdout, "ok: the permission settings of %s hold no rule that misleads (Claude Code %s)\n", o.Root, run.Version())
+		fmt.Fprintf(env.Stdout, "ok: the permission settings hold no rule that misleads (Claude Code %s)\n", run.Version())
 	}
 	if out := c.String("output"); out != "" {
 		log := sarif.SimpleLog{Tool: "agc-sarif permissions", Version: run.Version(), Category: "agc-permissions", Root: o.Root}

@@ -241,9 +241,9 @@ func bashMatch(content, text string) bool {
 		return false
 	}
 	if !hasStar(content) {
-		return text == content
+		return text == strings.ReplaceAll(content, `\*`, "*")
 	}
-	return wildcard(content).MatchString(text)
+	return wildcardMatch(content, text)
 }
 
 func hasStar(s string) bool {
@@ -259,32 +259,56 @@ func hasStar(s string) bool {
 	return false
 }
 
-// wildcard compiles a rule with "*" to an anchored expression.
-func wildcard(content string) *regexp.Regexp {
-	var b strings.Builder
-	b.WriteString(`(?s)^`)
-	tail := ""
+// wildcardMatch matches a rule with "*" against the whole text: "*" is any text, spaces
+// included; "\*" is a literal star; a single trailing " *" may also match nothing.
+func wildcardMatch(content, text string) bool {
 	if strings.HasSuffix(content, " *") && !strings.HasSuffix(content, `\ *`) && strings.Count(content, "*") == strings.Count(content, `\*`)+1 {
-		content, tail = strings.TrimSuffix(content, " *"), `( .*)?`
-	}
-	lit := strings.Builder{}
-	flush := func() { b.WriteString(regexp.QuoteMeta(lit.String())); lit.Reset() }
-	for i := 0; i < len(content); i++ {
-		switch {
-		case content[i] == '\\' && i+1 < len(content) && content[i+1] == '*':
-			lit.WriteByte('*')
-			i++
-		case content[i] == '*':
-			flush()
-			b.WriteString(`.*`)
-		default:
-			lit.WriteByte(content[i])
+		base := strings.TrimSuffix(content, " *")
+		if globMatch(segments(base), text) {
+			return true
 		}
 	}
-	flush()
-	b.WriteString(tail)
-	b.WriteString(`$`)
-	return regexp.MustCompile(b.String())
+	return globMatch(segments(content), text)
+}
+
+// segments splits a pattern on its unescaped stars into the literal texts between them.
+func segments(p string) []string {
+	var out []string
+	var lit strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == '\\' && i+1 < len(p) && p[i+1] == '*':
+			lit.WriteByte('*')
+			i++
+		case p[i] == '*':
+			out = append(out, lit.String())
+			lit.Reset()
+		default:
+			lit.WriteByte(p[i])
+		}
+	}
+	return append(out, lit.String())
+}
+
+// globMatch matches literal segments joined by "*": the first is a prefix, the last a suffix,
+// and the others appear in order between them (leftmost placement is enough for "*" globs).
+func globMatch(seg []string, text string) bool {
+	if len(seg) == 1 {
+		return text == seg[0]
+	}
+	first, last := seg[0], seg[len(seg)-1]
+	if !strings.HasPrefix(text, first) {
+		return false
+	}
+	text = text[len(first):]
+	for _, s := range seg[1 : len(seg)-1] {
+		i := strings.Index(text, s)
+		if i < 0 {
+			return false
+		}
+		text = text[i+len(s):]
+	}
+	return strings.HasSuffix(text, last)
 }
 
 // readOnly are commands that run without a rule when their paths are inside the working

@@ -13,6 +13,9 @@ type Call struct {
 	Tool  string          `json:"tool_name"`
 	Input json.RawMessage `json:"tool_input"`
 	Cwd   string          `json:"cwd,omitempty"`
+	// Asked is what the model asked for when a PreToolUse hook rewrote the call (Input is the
+	// rewrite, which is what the rules see); nil when no hook did.
+	Asked json.RawMessage `json:"-"`
 }
 
 // NearMiss is an allow rule that matches a respelling of the call.

@@ -89,7 +89,7 @@ func (Runner) Lint(ctx context.Context, o permit.Options) ([]permit.Finding, err
 				base := strings.TrimSuffix(r.Content, "*")
 				add(LintBroader, "warning", r, r.Line, fmt.Sprintf("%s also allows %q and any command that starts with %q; write Bash(%s:*) for the word and its arguments.", r.Text, base+"ing", base, base))
 			}
-			if r.Behavior == Allow && r.Dropped == "" {
+			if r.Behavior == Allow && counted.NeverMatches() == "" {
 				if by := shadow(pol, r); by != nil {
 					add(LintShadowed, "warning", r, r.Line, fmt.Sprintf("%s never lets a call run without asking: %s rule %s at %s matches every call it allows (deny, then ask, then allow decides across all files).", r.Text, by.Behavior, by.Text, by.Where()))
 				}

@@ -80,6 +80,9 @@ type ExplainedCall struct {
 	Source     *string         `json:"source"`
 	NearMisses []JSONNearMiss  `json:"near_misses"`
 	Fix        string          `json:"fix,omitempty"`
+	// RewrittenFrom is the model's call when a PreToolUse hook rewrote it (the rules saw the
+	// rewrite).
+	RewrittenFrom json.RawMessage `json:"rewritten_from,omitempty"`
 }
 
 // JSONNearMiss is a near miss as the JSON report writes it.
@@ -109,7 +112,7 @@ func (Runner) Explain(ctx context.Context, o permit.Options) error {
 	out := make([]ExplainedCall, 0, len(calls))
 	for _, c := range calls {
 		res := pol.Decide(c)
-		e := ExplainedCall{Tool: c.Tool, Input: c.Input, Decision: res.Decision, Reason: res.Reason, Why: res.Why, Fix: res.Fix, NearMisses: []JSONNearMiss{}}
+		e := ExplainedCall{Tool: c.Tool, Input: c.Input, Decision: res.Decision, Reason: res.Reason, Why: res.Why, Fix: res.Fix, NearMisses: []JSONNearMiss{}, RewrittenFrom: c.Asked}
 		if res.Rule != nil {
 			t, w := res.Rule.Text, res.Rule.Where()
 			e.Rule, e.Source = &t, &w
@@ -150,6 +153,9 @@ func writeText(w io.Writer, pol Policy, calls []ExplainedCall) error {
 	for _, e := range calls {
 		counts[e.Decision]++
 		fmt.Fprintf(bw, "\n%s: %s\n", e.Decision, visible(callText(e)))
+		if e.RewrittenFrom != nil {
+			fmt.Fprintf(bw, "  rewritten by a PreToolUse hook from: %s\n", visible(callText(ExplainedCall{Tool: e.Tool, Input: e.RewrittenFrom})))
+		}
 		if e.Rule != nil {
 			fmt.Fprintf(bw, "  rule: %s at %s\n", *e.Rule, *e.Source)
 		} else if e.Decision != Allow {
@@ -221,7 +227,7 @@ func visible(s string) string {
 // blocks of a transcript or stream-json, each call once (by its tool_use_id when it has one).
 func ReadCalls(o permit.Options) ([]Call, error) {
 	var calls []Call
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for _, in := range o.Inputs {
 		var r io.Reader
 		name := in
@@ -254,15 +260,22 @@ func ReadCalls(o permit.Options) ([]Call, error) {
 					cwd = s
 				}
 			}
+			rewrite := hookRewrite(v)
 			walkCalls(v, cwd, func(id string, c Call) {
+				if rewrite != nil {
+					c.Asked, c.Input = c.Input, rewrite
+				}
 				key := id
 				if key == "" {
 					key = c.Tool + "\x00" + string(c.Input) + "\x00" + c.Cwd
 				}
-				if seen[key] {
+				if i, ok := seen[key]; ok {
+					if c.Asked != nil && calls[i].Asked == nil {
+						calls[i] = c // the hook's rewrite is what the rules saw
+					}
 					return
 				}
-				seen[key] = true
+				seen[key] = len(calls)
 				calls = append(calls, c)
 			})
 		}
@@ -271,6 +284,30 @@ func ReadCalls(o permit.Options) ([]Call, error) {
 		}
 	}
 	return calls, nil
+}
+
+// hookRewrite is the updatedInput of a recorder's record of a PreToolUse hook (agc-record's
+// {"input": …, "stdout": …}), or nil.
+func hookRewrite(v any) json.RawMessage {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	in, _ := m["input"].(map[string]any)
+	out, _ := m["stdout"].(string)
+	if in == nil || out == "" || in["hook_event_name"] != "PreToolUse" {
+		return nil
+	}
+	var ans struct {
+		Hook struct {
+			Decision string          `json:"permissionDecision"`
+			Updated  json.RawMessage `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal([]byte(strings.TrimSpace(out)), &ans) != nil || len(ans.Hook.Updated) == 0 || ans.Hook.Decision == "deny" {
+		return nil
+	}
+	return ans.Hook.Updated
 }
 
 // walkCalls finds the calls in one record: an object with tool_name and tool_input (a hook

@@ -84,6 +84,9 @@ func parseSettings(b []byte, s *Settings, root string) error {
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
+			if len(stack) > 0 {
+				return fmt.Errorf("line %d: the file ends inside an object or array", lineAt(int64(len(b))))
+			}
 			break
 		}
 		if err != nil {
