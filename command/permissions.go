@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agc-sarif/agc-sarif/internal/version"
 	"github.com/agc-sarif/agc-sarif/permit"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/sarif"
@@ -21,8 +22,8 @@ func permissionsCommand(env *Env) *cli.Command {
 		Usage:     "explain why each call of a run was allowed, asked or denied (the rule and its line, near misses, the fix), or lint permission settings",
 		ArgsUsage: "[INPUT...]  (hook log, transcript, stream-json; - for JSON lines of {tool_name, tool_input, cwd})",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "root", Usage: "the project whose .claude/settings.json and settings.local.json are read (default: git top level, else .)"},
-			&cli.StringFlag{Name: "user-settings", Usage: "the user settings file of the run (~/.claude/settings.json)"},
+			&cli.StringFlag{Name: "root", Usage: "the project whose settings files are read (default: git top level, else .)"},
+			&cli.StringFlag{Name: "user-settings", Usage: "the user settings file of the run"},
 			&cli.StringFlag{Name: "settings", Usage: "the --settings file the run was given"},
 			&cli.StringFlag{Name: "managed-settings", Usage: "the managed (policy) settings file"},
 			&cli.BoolFlag{Name: "trusted", Usage: "the workspace was trusted (a headless run in a fresh checkout is not)"},
@@ -111,10 +112,10 @@ func lintPermissions(c *cli.Context, env *Env, run permit.Runner, o permit.Optio
 		failed = failed || f.Level == "error"
 	}
 	if len(res) == 0 {
-		fmt.Fprintf(env.Stdout, "ok: the permission settings hold no rule that misleads (Claude Code %s)\n", run.Version())
+		fmt.Fprintf(env.Stdout, "ok: the permission settings hold no rule that misleads (%s)\n", run.Version())
 	}
 	if out := c.String("output"); out != "" {
-		log := sarif.SimpleLog{Tool: "agc-sarif permissions", Version: run.Version(), Category: "agc-permissions", Root: o.Root}
+		log := sarif.SimpleLog{Tool: "agc-sarif permissions", Version: version.String(), Category: "agc-permissions", Root: o.Root}
 		for _, r := range run.Rules() {
 			log.Rules = append(log.Rules, sarif.SimpleRule{ID: r.ID, Title: r.Title, Help: r.Help})
 		}

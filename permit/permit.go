@@ -31,6 +31,9 @@ type Runner interface {
 	Explain(ctx context.Context, o Options) error
 	// Lint checks the settings files for rules that do not do what they say.
 	Lint(ctx context.Context, o Options) ([]Finding, error)
+	// Asker explains why one call of a run asked or was denied under the settings of o.Root, in
+	// one sentence (the rule and its place, no rule, a near miss); friction shows it.
+	Asker(ctx context.Context, o Options) (func(tool string, input []byte, cwd string) string, error)
 	// Rules are the lint's rules.
 	Rules() []Rule
 	// Version is the runtime version the matcher was verified with.

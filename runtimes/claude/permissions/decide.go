@@ -474,7 +474,7 @@ func (p Policy) file(tool, path, cwd string) Result {
 	}
 	res := Result{Decision: Ask, Reason: "workingDir", Why: fmt.Sprintf("%s is outside the working directories and no rule allows it.", p.show(abs))}
 	if in {
-		res.Reason, res.Why = "bashMiss:no-rule-match", fmt.Sprintf("No allow rule covers %s, and a %s asks in %s mode.", p.show(abs), tool, p.Mode)
+		res.Reason, res.Why = "no-rule-match", fmt.Sprintf("No allow rule covers %s, and a %s asks in %s mode.", p.show(abs), tool, p.Mode)
 	}
 	res.NearMisses = p.fileNearMisses(tool, abs)
 	if in {

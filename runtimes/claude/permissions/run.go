@@ -19,8 +19,8 @@ import (
 // Runner is Claude Code's answer to the permissions command (permit.Runner).
 type Runner struct{}
 
-// Version is the Claude Code version the matcher was verified with.
-func (Runner) Version() string { return Verified }
+// Version names the runtime and the version the matcher was verified with.
+func (Runner) Version() string { return "Claude Code " + Verified }
 
 // LoadPolicy reads the settings a run of o.Root would read: user, project, local, --settings
 // and managed, with the workspace's trust and mode.
@@ -67,6 +67,44 @@ func LoadPolicy(ctx context.Context, o permit.Options, project string) (Policy, 
 func tracked(ctx context.Context, root, rel string) bool {
 	cmd := exec.CommandContext(ctx, "git", "-C", root, "ls-files", "--error-unmatch", "--", rel)
 	return cmd.Run() == nil
+}
+
+// Asker explains why a call asked or was denied, under the settings of o.Root with the call's
+// folder as the project (a policy is read once per folder).
+func (Runner) Asker(ctx context.Context, o permit.Options) (func(tool string, input []byte, cwd string) string, error) {
+	base, err := LoadPolicy(ctx, o, o.Root)
+	if err != nil {
+		return nil, err
+	}
+	pols := map[string]Policy{}
+	return func(tool string, input []byte, cwd string) string {
+		pol, ok := pols[cwd]
+		if !ok {
+			pol = base
+			if cwd != "" && cwd != base.Env.Project {
+				env := base.Env
+				env.Project = cwd
+				pol = NewPolicy(env, base.Files...)
+			}
+			pols[cwd] = pol
+		}
+		return Because(pol.Decide(Call{Tool: tool, Input: input, Cwd: cwd}))
+	}, nil
+}
+
+// Because says in one sentence why a decision was made: the rule and its place, a near miss, or
+// no rule (with Claude Code's reason).
+func Because(res Result) string {
+	switch {
+	case res.Decision == Allow:
+		return "by these settings it runs (" + res.Reason + "): the settings or the mode the run had differ from these"
+	case res.Rule != nil:
+		return fmt.Sprintf("%s rule %s at %s", res.Rule.Behavior, res.Rule.Text, res.Rule.Where())
+	case len(res.NearMisses) > 0:
+		n := res.NearMisses[0]
+		return fmt.Sprintf("no rule matched; near miss: %s at %s would allow %s", n.Rule.Text, n.Rule.Where(), n.Respelling)
+	}
+	return fmt.Sprintf("no rule matched (%s)", res.Reason)
 }
 
 // ExplainedCall is one call of the report, as the JSON report writes it.
