@@ -168,6 +168,28 @@ func TestFlagsAfterPaths(t *testing.T) {
 			t.Error("the hook's --log x was read as record's")
 		}
 	})
+	t.Run("permissions", func(t *testing.T) {
+		ws := setup(t)
+		calls := `{"tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"` + ws + `"}` + "\n"
+		if err := os.WriteFile(filepath.Join(ws, "calls.jsonl"), []byte(calls), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runCLI(t, ws, nil, "permissions", "calls.jsonl", "--report", "json")
+		noFlagAsPath(t, r)
+		if r.code != ExitOK || !strings.Contains(r.stdout, `"decision": "allow"`) {
+			t.Errorf("--report after the input not read: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+		}
+	})
+	// every subcommand has its case above or in this loop
+	tested := map[string]bool{"collect": true, "check": true, "friction": true, "upload": true, "review": true, "record": true, "permissions": true}
+	for _, cmd := range []string{"action", "version", "schema"} {
+		tested[cmd] = true
+	}
+	for _, c := range commands(&Env{}) {
+		if !tested[c.Name] {
+			t.Errorf("subcommand %s has no flag-after-paths case", c.Name)
+		}
+	}
 	for _, cmd := range []string{"action", "version", "schema"} {
 		t.Run(cmd, func(t *testing.T) {
 			r := runCLI(t, t.TempDir(), nil, cmd, "extra", "--help")

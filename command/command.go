@@ -121,6 +121,7 @@ func commands(env *Env) []*cli.Command {
 	return []*cli.Command{
 		collectCommand(env),
 		frictionCommand(env),
+		permissionsCommand(env),
 		checkCommand(env),
 		recordCommand(env),
 		uploadCommand(env),

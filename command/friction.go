@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/safewrite"
+	"github.com/agc-sarif/agc-sarif/permit"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
@@ -93,7 +95,12 @@ func frictionReport(env *Env, tap *friction.Tap, root string, examples int) (fri
 	if err != nil {
 		return friction.Report{}, err
 	}
-	return tap.Report(friction.Options{Paths: anc, Examples: examples}), nil
+	opts := friction.Options{Paths: anc, Examples: examples}
+	o := permit.Options{Root: root, Home: env.Getenv("HOME"), Stderr: io.Discard}
+	if ask, err := runtimes.Permissions().Asker(context.Background(), o); err == nil {
+		opts.Asked = ask
+	}
+	return tap.Report(opts), nil
 }
 
 // projectDirsOf are the folders the agent worked in besides the root, as collect takes them.

@@ -111,10 +111,11 @@ func suggestedRule(raw []byte) string {
 }
 
 // allowFor is a permission pattern's allowlist entry in the runtime's own syntax and where it
-// goes, as the runtime's binding gives it; with no entry, the second result says why.
-func allowFor(runtime, rule string, prefix []string, file bool) (string, string) {
-	a := runtimes.For(runtime).Allow(gates.AllowCall{Rule: rule, Prefix: prefix, File: file})
-	return a.Entry, a.In
+// goes, as the runtime's binding gives it (with no entry, the second result says why), and what
+// replaying the runtime's matching of the entry on the pattern's calls found.
+func allowFor(runtime, rule string, prefix []string, file bool, calls []gates.HookCall) (entry, in, checked string) {
+	a := runtimes.For(runtime).Allow(gates.AllowCall{Rule: rule, Prefix: prefix, File: file, Calls: calls})
+	return a.Entry, a.In, a.Checked
 }
 
 // agcRepair is the AGC response of a repair, its members in the documented order.

@@ -6,6 +6,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/agc-sarif/agc-sarif/gates"
 )
 
 // Options tune Analyze.
@@ -13,6 +15,9 @@ type Options struct {
 	Paths    Paths // maps paths to the repository; required
 	Examples int   // examples kept per pattern (0 → DefaultExamples)
 	Window   int   // calls looked at after a refusal for its retry (0 → DefaultWindow)
+	// Asked explains why a prompted or denied call asked (the deciding rule with its file and
+	// line, no rule, a near miss), by the runtime's permission matcher; nil: not explained.
+	Asked func(tool string, input []byte, cwd string) string
 }
 
 // Defaults of Options.
@@ -40,10 +45,12 @@ type group struct {
 	heads       [][]string
 	longer      bool // a call ran more than its head
 	corrections map[[2]string]int
-	safe        bool     // every call only reads, or stays in the repository
-	prefix      []string // a permission pattern's program and subcommand (shell calls)
-	own         string   // its rule in Claude Code's syntax, made from the calls (not a suggestion)
-	file        bool     // a permission pattern of file calls
+	safe        bool             // every call only reads, or stays in the repository
+	prefix      []string         // a permission pattern's program and subcommand (shell calls)
+	own         string           // its rule in Claude Code's syntax, made from the calls (not a suggestion)
+	file        bool             // a permission pattern of file calls
+	calls       []gates.HookCall // a permission pattern's calls, to check its allowlist entry against
+	asked       map[string]bool  // why its calls asked, as the runtime's matcher explains them
 	// runtimes counts its calls by runtime; runtimeOrder lists them as first seen.
 	runtimes     map[string]int
 	runtimeOrder []string
@@ -207,6 +214,16 @@ func (g *group) add(c *shaped, opts Options) {
 			g.prefix, g.own = prefix, own
 		}
 		g.file = c.file
+		g.calls = append(g.calls, gates.HookCall{Tool: c.Tool, Input: c.Input, Cwd: c.Cwd})
+		if opts.Asked != nil && len(g.p.Asked) < 3 {
+			if why := opts.Asked(c.Tool, c.Input, c.Cwd); why != "" && !g.asked[why] {
+				if g.asked == nil {
+					g.asked = map[string]bool{}
+				}
+				g.asked[why] = true
+				g.p.Asked = append(g.p.Asked, Scrub(why, c.Cwd, opts.Paths))
+			}
+		}
 	}
 	if len(g.p.Examples) < opts.Examples {
 		g.p.Examples = append(g.p.Examples, Example{
@@ -298,7 +315,8 @@ func (g *group) finish(opts Options) Pattern {
 		p.Suggest = SuggestNone
 		p.Why = "blocked, and the agent made no call of the same intent that went through: the block stands"
 	case r.Denied > 0 || r.Prompted > 0:
-		p.Allow, p.AllowIn = allowFor(p.Runtime, g.own, g.prefix, g.file)
+		p.Allow, p.AllowIn, p.AllowChecked = allowFor(p.Runtime, g.own, g.prefix, g.file, g.calls)
+		p.AllowChecked = Scrub(p.AllowChecked, "", opts.Paths)
 		switch {
 		case g.safe && p.Allow != "":
 			p.Suggest = SuggestAllowlist
@@ -308,7 +326,7 @@ func (g *group) finish(opts Options) Pattern {
 			p.Why = g.safeWhy() + ", but " + p.AllowIn + ": let a guard allow it"
 		default:
 			p.Suggest = SuggestGuardRule
-			p.Allow, p.AllowIn = "", ""
+			p.Allow, p.AllowIn, p.AllowChecked = "", "", ""
 			p.Why = "neither read-only nor confined to the repository: a guard should decide it, not a person"
 		}
 	default:

@@ -78,9 +78,13 @@ type Pattern struct {
 	Repairs []Repair `json:"repairs,omitempty"`
 	// Allow is the allowlist entry in the runtime's own syntax, AllowIn where it goes (for an
 	// allowlist; AllowIn alone says when the runtime has none).
-	Allow    string    `json:"allow,omitempty"`
-	AllowIn  string    `json:"allow_in,omitempty"`
-	Examples []Example `json:"examples"`
+	Allow   string `json:"allow,omitempty"`
+	AllowIn string `json:"allow_in,omitempty"`
+	// AllowChecked is what replaying the runtime's matching of Allow on every call of the
+	// pattern found; Asked why its calls asked (the rule and its line, no rule, a near miss).
+	AllowChecked string    `json:"allow_checked,omitempty"`
+	Asked        []string  `json:"asked,omitempty"`
+	Examples     []Example `json:"examples"`
 }
 
 // Report is the friction of the records read: patterns heaviest first (total retries across

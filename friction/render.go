@@ -119,6 +119,12 @@ func (s style) pattern(n int, p Pattern) string {
 	case p.AllowIn != "":
 		item("allowlist: %s", p.AllowIn)
 	}
+	if p.AllowChecked != "" {
+		item("checked: %s", s.text(p.AllowChecked))
+	}
+	for _, a := range p.Asked {
+		item("asked because: %s", s.text(a))
+	}
 	if len(p.Examples) > 0 {
 		e := p.Examples[0]
 		item("first seen: %s (%s:%d)", s.text(e.Command), s.text(e.Source), e.Line)

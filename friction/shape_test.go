@@ -161,7 +161,7 @@ func TestAllowFor(t *testing.T) {
 		{"other-cli", false, "Bash(git status:*)", "permissions.allow in .claude/settings.json"},
 	}
 	for _, tt := range tests {
-		allow, in := allowFor(tt.runtime, "Bash(git status:*)", []string{"git", "status"}, tt.file)
+		allow, in, _ := allowFor(tt.runtime, "Bash(git status:*)", []string{"git", "status"}, tt.file, nil)
 		if allow != tt.allow || !strings.Contains(in, tt.in) {
 			t.Errorf("allowFor(%s, file %v) = %q in %q; want %q in …%s…", tt.runtime, tt.file, allow, in, tt.allow, tt.in)
 		}
@@ -267,7 +267,7 @@ func FuzzPermissionRule(f *testing.F) {
 		c := call(tool, arg)
 		c.Suggestions = []byte(suggestions)
 		rule, own, _, _ := permissionRule(&c, Options{Paths: testPaths{}})
-		allow, _ := allowFor("claude-code", own, nil, c.file)
+		allow, _, _ := allowFor("claude-code", own, nil, c.file, nil)
 		for _, s := range []string{rule, own, allow} {
 			if strings.Contains(s, "(/") && !strings.Contains(s, "(/)") || strings.Contains(s, "/repo/") {
 				t.Errorf("permissionRule(%s %q, %q) = %q, %q, allow %q: holds an absolute path", tool, arg, suggestions, rule, own, allow)

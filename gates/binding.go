@@ -64,10 +64,15 @@ type AllowCall struct {
 	Rule   string   // the rule that allows the call in Claude Code's permission syntax, made from it
 	Prefix []string // a shell command's program and subcommand words; none for a file tool
 	File   bool     // the call is a file tool's
+	// Calls are the calls of the pattern, as the runtime's hooks saw them: a binding that can
+	// replay its runtime's matching checks the entry against each (Allowlist.Checked).
+	Calls []HookCall
 }
 
 // Allowlist is an allowlist entry and where it goes; with no Entry, In is "none: " and why.
-type Allowlist struct{ Entry, In string }
+// Checked says what replaying the runtime's matching on AllowCall.Calls found ("" when the
+// binding does not replay it).
+type Allowlist struct{ Entry, In, Checked string }
 
 // Rewrite is a gate's rewrite of a shell call: the command it runs instead and the AGC response
 // (verdict repaired) that says so, as the answer's additionalContext (Binding.RepairAnswer).
