@@ -84,6 +84,7 @@ type actionInputs struct {
 	SessionAnchor       anchor.SessionMode
 	Ref, SHA            string      // upload target set by the workflow (a workflow_run job); "" → from the run
 	PRReview            review.Mode // pull-request review: off, suggestions or comments
+	PermissionsLint     string      // lint permission settings: changed, always or never
 }
 
 func readInputs(gha *githubactions.Action) (actionInputs, error) {
@@ -131,6 +132,9 @@ func readInputs(gha *githubactions.Action) (actionInputs, error) {
 		return in, fmt.Errorf("input session-anchor: %w", err)
 	}
 	if in.Ref, in.SHA, err = refInputs(gha); err != nil {
+		return in, err
+	}
+	if in.PermissionsLint, err = parsePermsLint(gha.GetInput("permissions-lint")); err != nil {
 		return in, err
 	}
 	if in.PRReview, err = review.ParseMode(gha.GetInput("pr-review")); err != nil {
@@ -244,6 +248,7 @@ type actionState struct {
 	onChange  func(*findings.Finding) bool // the diff filter; nil when no diff applies
 	filter    string                       // one line on what the diff filter hid
 	up        uploadResult
+	perms     string // the job summary's section on the permission settings lint
 }
 
 // actionStep is one step of the action; an error ends the run with it.
@@ -259,6 +264,7 @@ func actionSteps() []actionStep {
 		{"collect", stepCollect},
 		{"filter", stepFilter},
 		{"annotate", stepAnnotate},
+		{"permissions", stepPermissions},
 		{"upload", stepUpload},
 		{"summary", stepSummary},
 		{"review", stepReview},
@@ -399,10 +405,11 @@ func stepSummary(_ context.Context, s *actionState) error {
 		Missing: unreadInputs(res),
 		Failed:  outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
-		Limit:  summary.Limit - len(section) - 2, // room for the Friction section
+		Limit:  summary.Limit - len(section) - len(s.perms) - 4, // room for the Friction and permission sections
 		Checks: runtimes.Checks(),
 	})
 	md = summary.AddSection(md, section, summary.Limit)
+	md = summary.AddSection(md, s.perms, summary.Limit)
 	if err := ghenv.AppendFile(p, md); err != nil {
 		s.gha.Warningf("%s", "job summary: "+err.Error())
 	}
