@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,17 +35,12 @@ func parsePermsLint(v string) (string, error) {
 	return "", fmt.Errorf("input permissions-lint: %q: want changed, always or never", v)
 }
 
-// permissionSettings says whether a changed file is a permission settings file of the project.
-func permissionSettings(p string) bool {
-	base := path.Base(p)
-	return path.Base(path.Dir(p)) == ".claude" && strings.HasPrefix(base, "settings") && strings.HasSuffix(base, ".json")
-}
-
 // stepPermissions lints the project's permission settings (input permissions-lint): by default
 // only when the change touches one of them. Each result is an annotation on the rule's line and
 // a line of the job summary; the SARIF goes to agc-permissions.sarif for an upload step of its
 // own category. The lint never fails the step: a rule that misleads is for the reviewer.
 func stepPermissions(ctx context.Context, s *actionState) error {
+	run := runtimes.Permissions()
 	switch s.in.PermissionsLint {
 	case permsNever:
 		return nil
@@ -56,7 +50,7 @@ func stepPermissions(ctx context.Context, s *actionState) error {
 		}
 		touched := false
 		for _, f := range s.diff.d.Files() {
-			touched = touched || permissionSettings(f)
+			touched = touched || run.SettingsFile(f)
 		}
 		if !touched {
 			return nil
@@ -66,7 +60,6 @@ func stepPermissions(ctx context.Context, s *actionState) error {
 	if s.res != nil && s.res.Root != "" {
 		root = s.res.Root
 	}
-	run := runtimes.Permissions()
 	res, err := run.Lint(ctx, permit.Options{Root: root, Home: s.env.Getenv("HOME"), Stderr: s.env.Stderr})
 	if err != nil {
 		s.gha.Warningf("%s", "permissions-lint: "+err.Error())

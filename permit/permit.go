@@ -34,6 +34,9 @@ type Runner interface {
 	// Asker explains why one call of a run asked or was denied under the settings of o.Root, in
 	// one sentence (the rule and its place, no rule, a near miss); friction shows it.
 	Asker(ctx context.Context, o Options) (func(tool string, input []byte, cwd string) string, error)
+	// SettingsFile says whether a repository path (slash-separated) is one of the permission
+	// settings files the lint reads.
+	SettingsFile(path string) bool
 	// Rules are the lint's rules.
 	Rules() []Rule
 	// Version is the runtime version the matcher was verified with.

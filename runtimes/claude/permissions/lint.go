@@ -38,6 +38,11 @@ var machinePath = regexp.MustCompile(`(^|[\s(=:])(//|/)(home|Users|tmp|root|var|
 
 var wordStar = regexp.MustCompile(`[A-Za-z0-9_.-]\*$`)
 
+// SettingsFile says whether a repository path is the project's settings or local settings.
+func (Runner) SettingsFile(p string) bool {
+	return p == ".claude/settings.json" || p == ".claude/settings.local.json"
+}
+
 // Lint checks the settings files of o.Root (and the user, --settings and managed files named).
 func (Runner) Lint(ctx context.Context, o permit.Options) ([]permit.Finding, error) {
 	pol, err := LoadPolicy(ctx, o, o.Root)
