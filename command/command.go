@@ -92,6 +92,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 			frictionCommand(&env),
 			checkCommand(&env),
 			recordCommand(&env),
+			probeCommand(&env),
 			uploadCommand(&env),
 			reviewCommand(&env),
 			actionCommand(&env),
