@@ -192,3 +192,38 @@ func TestProbeUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSampleGuard: the sample guard of examples/guards passes probe clean (every runtime;
+// Claude Code's and Codex's only with -short), and on its own events it climbs each rung of the
+// ladder: block, steer (context), rewrite (repaired), for both runtimes it answers.
+func TestProbeSampleGuard(t *testing.T) {
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"agc-sarif", "probe", "--root", repo, "--runs", "1", "--budget", "1m", "--timeout", "30s",
+		"--event", "examples/guards/ladder-events.jsonl"}
+	if testing.Short() {
+		args = append(args, "--runtime", "claude-code", "--runtime", "codex")
+	}
+	args = append(args, "--", "python3", "examples/guards/ladder.py")
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), args, Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Dir: repo})
+	if code != ExitOK || !strings.Contains(out.String(), "no findings") {
+		t.Fatalf("exit status %d, want 0 with no findings:\n%s%s", code, out.String(), errb.String())
+	}
+	want := map[string]string{":1)": "block", ":2)": "context", ":3)": "repaired", ":4)": "block", ":5)": "block", ":6)": "context", ":7)": "repaired"}
+	for _, l := range strings.Split(out.String(), "\n") {
+		for k, d := range want {
+			if strings.Contains(l, "ladder-events.jsonl"+k) {
+				if !strings.Contains(l, " "+d+" ") {
+					t.Errorf("event %s: want decision %s: %s", k, d, l)
+				}
+				delete(want, k)
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("events not in the table: %v\n%s", want, out.String())
+	}
+}

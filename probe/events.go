@@ -19,6 +19,8 @@ type Case struct {
 	Stdin   []byte
 	Closed  bool // stdin is closed at once
 	Hostile bool // the guard must exit 0 with no decision
+	// Replayed says the input is a recorded call's, given to the guard byte for byte.
+	Replayed bool
 	// Origin is where a user's event or a replayed call came from ("file:line"); "" for built-ins.
 	Origin string
 }

@@ -163,15 +163,15 @@ func slow(c Case, row Row, budget time.Duration) []Finding {
 }
 
 // run runs the guard once on c as the runtime would: c's stdin, the project folder as the
-// working folder and in every project-folder variable, the timeout. A built-in sample's cwd is
-// set to the project folder; hostile inputs, the user's events and recorded calls go as they are.
+// working folder and in every project-folder variable, the timeout. The cwd of a built-in or
+// user's event is set to the project folder; hostile inputs and recorded calls go as they are.
 func run(ctx context.Context, opts Options, c Case) (Run, error) {
 	env := slices.Clone(opts.Env)
 	for _, v := range agent.ProjectDirVars() {
 		env = append(env, v+"="+opts.Dir)
 	}
 	stdin := c.Stdin
-	if !c.Hostile && c.Origin == "" {
+	if !c.Hostile && !c.Replayed {
 		stdin = withCwd(stdin, opts.Dir)
 	}
 	return Exec(ctx, Spec{Argv: opts.Argv, Dir: opts.Dir, Env: env, Stdin: stdin, Closed: c.Closed, Timeout: opts.Timeout})

@@ -60,7 +60,7 @@ func ReadLog(name string, r io.Reader) (calls []Call, skipped []string, err erro
 		if rt == "" {
 			rt = agent.Detect(stdin)
 		}
-		c := Case{Runtime: rt, Event: EventOf(rt, stdin), Name: toolOf(rt, stdin), Stdin: stdin, Origin: where}
+		c := Case{Runtime: rt, Event: EventOf(rt, stdin), Name: toolOf(rt, stdin), Stdin: stdin, Origin: where, Replayed: true}
 		then := Run{Exit: rec.ExitCode, Stdout: out, Stderr: errb, TimedOut: rec.TimedOut}
 		calls = append(calls, Call{Case: c, Then: then})
 	}

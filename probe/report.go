@@ -34,7 +34,7 @@ func WriteText(w io.Writer, rep *Report, guard string, esc func(string) string) 
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUNTIME\tEVENT\tINPUT\tEXIT\tTIME\tRUNS")
+	fmt.Fprintln(tw, "RUNTIME\tEVENT\tINPUT\tEXIT\tDECISION\tTIME\tRUNS")
 	for _, r := range rep.Rows {
 		exit := fmt.Sprint(r.Run.Exit)
 		if r.Run.TimedOut {
@@ -47,7 +47,8 @@ func WriteText(w io.Writer, rep *Report, guard string, esc func(string) string) 
 		if r.Case.Origin != "" {
 			name += " (" + r.Case.Origin + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", r.Case.Runtime, esc(r.Case.Event), esc(name), exit, r.Worst.Round(time.Millisecond), r.Runs)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\n", r.Case.Runtime, esc(r.Case.Event), esc(name), exit,
+			AnswerOf(r.Case, r.Run).Decision, r.Worst.Round(time.Millisecond), r.Runs)
 	}
 	_ = tw.Flush()
 	errs := rep.Errors()
