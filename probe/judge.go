@@ -126,7 +126,7 @@ const millisecond = 1000000
 
 // What names the input for people: "PreToolUse Bash (claude-code)", "hostile input: cut JSON".
 func (c Case) What() string {
-	s := fmt.Sprintf("%s %s", c.Event, c.Name)
+	s := strings.TrimSpace(c.Event + " " + c.Name)
 	if c.Hostile {
 		s = fmt.Sprintf("%s (hostile: %s)", c.Event, c.Name)
 	}

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -63,10 +64,19 @@ func WriteText(w io.Writer, rep *Report, guard string, esc func(string) string) 
 	}
 }
 
-// inputOf is the case's input as a finding quotes it.
+// inputOf is the case's input as a finding quotes it: the tool's input of a real call (what
+// tells one call from another), else the start of stdin.
 func inputOf(c Case) string {
 	if c.Closed {
 		return "(stdin closed at once)"
+	}
+	var m map[string]json.RawMessage
+	if !c.Hostile && json.Unmarshal(c.Stdin, &m) == nil {
+		for _, k := range inputKeys {
+			if v, ok := m[k]; ok {
+				return Short(v)
+			}
+		}
 	}
 	return Short(c.Stdin)
 }
