@@ -13,8 +13,8 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
-	"github.com/agc-sarif/agc-sarif/probe"
 	words "github.com/agc-sarif/agc-sarif/internal/plural"
+	"github.com/agc-sarif/agc-sarif/probe"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 

@@ -65,6 +65,7 @@ func Exec(ctx context.Context, s Spec) (Run, error) {
 		return Run{}, fmt.Errorf("could not start %s: %w", s.Argv[0], err)
 	}
 	err = cmd.Wait()
+	reap(cmd)
 	r := Run{Duration: time.Since(start), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 	r.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	r.Exit = cmd.ProcessState.ExitCode()
