@@ -109,7 +109,7 @@ func runProbe(c *cli.Context, env *Env) error {
 	red := collect.NewRedactor(true).String
 	guard := probe.GuardFile(root, env.Dir, argv)
 	if guard == "" {
-		guard = argv[0]
+		guard = strings.Join(argv, " ") // a command on the PATH or a file outside the repository
 	}
 	probe.WriteText(w, rep, guard, red)
 	if out := c.String("output"); out != "" {

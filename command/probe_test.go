@@ -239,3 +239,59 @@ func alive(pid int) bool {
 	}
 	return syscall.Kill(pid, 0) == nil
 }
+
+// TestProbeOnHookLine: a guard whose file is outside the repository is placed on the line of
+// the runtime's hook config that runs it.
+func TestProbeOnHookLine(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "probe", "progress.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	guard := filepath.Join(outside, "progress.sh")
+	if err := os.WriteFile(guard, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	settings := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": [\n" +
+		"        {\"type\": \"command\", \"command\": \"sh " + guard + "\"}\n      ]}\n    ]\n  }\n}\n"
+	if err := os.MkdirAll(filepath.Join(root, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".claude", "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"agc-sarif", "probe", "--root", root, "--runtime", "claude-code", "--runs", "1",
+		"--budget", "1m", "--timeout", "30s", "-o", "probe.sarif", "--", "sh", guard},
+		Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Dir: root})
+	if code != ExitFail {
+		t.Fatalf("exit status %d, want %d\n%s%s", code, ExitFail, out.String(), errb.String())
+	}
+	data, err := os.ReadFile(filepath.Join(root, "probe.sarif"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("no results:\n%s", data)
+	}
+	for _, r := range log.Runs[0].Results {
+		if p := r.Locations[0].PhysicalLocation; p.ArtifactLocation.URI != ".claude/settings.json" || p.Region.StartLine != 5 {
+			t.Errorf("result on %s:%d, want .claude/settings.json:5 (the hook's line)", p.ArtifactLocation.URI, p.Region.StartLine)
+		}
+	}
+}
