@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -142,8 +143,11 @@ func BuildSARIF(rep *Report, o SARIFOptions) (*sarif.Log, error) {
 		f := findings.Finding{RuleID: p.Rule, Gate: gate, Rule: rule, Kind: findings.Contract,
 			Level: p.Level, Severity: p.Level,
 			Message: red(fmt.Sprintf("%s %s: %s Input: %s. Guard: %s.", p.Case.Runtime, p.Case.What(), p.Message, inputOf(p.Case), p.Did)),
-			Source:  findings.Source{File: "probe", Line: 1},
-			Call:    &findings.Call{Runtime: p.Case.Runtime, Event: p.Case.Event, Tool: p.Case.Name, Hook: shellJoin(o.Argv)}}
+			Source:  sourceOf(p.Case),
+			Call:    &findings.Call{Runtime: p.Case.Runtime, Event: p.Case.Event, Hook: shellJoin(o.Argv)}}
+		if !p.Case.Hostile {
+			f.Call.Tool = p.Case.Name
+		}
 		if file != "" {
 			f.Location = &findings.Location{Path: file, StartLine: 1}
 		}
@@ -158,6 +162,20 @@ func BuildSARIF(rep *Report, o SARIFOptions) (*sarif.Log, error) {
 		Category: cat, Root: o.Root, Fallback: findings.Location{Path: "README.md", StartLine: 1},
 		Notifications: o.Notes, ExecutionSuccessful: true, Start: o.Start, End: o.End, Checks: AllRows(),
 	})
+}
+
+// sourceOf is where a finding's input came from: the user's file and line, the built-in event's
+// file, or what kind of hostile input it was.
+func sourceOf(c Case) findings.Source {
+	switch {
+	case c.Origin != "":
+		file, line, _ := strings.Cut(c.Origin, ":")
+		n, _ := strconv.Atoi(line)
+		return findings.Source{File: file, Line: max(n, 1)}
+	case c.Hostile:
+		return findings.Source{File: "hostile input (" + c.Name + ")", Line: 1}
+	}
+	return findings.Source{File: "probe/events/" + c.Runtime + "/" + c.Event + "." + c.Name + ".json", Line: 1}
 }
 
 // shellJoin is argv as one shell line, quoting words that need it, as a hook config spells it.
