@@ -23,15 +23,15 @@ const (
 
 // Options say what to probe and how.
 type Options struct {
-	Argv     []string // the guard's command line
-	Runtimes []string // runtime ids to probe; none: every registered binding
-	Events   []Case   // the user's own inputs (--event), run besides the built-in ones
-	Replay   []Call   // recorded calls to re-run (--replay)
-	Runs     int      // runs of each real input for the time budget (0: DefaultRuns)
-	Budget   time.Duration
-	Timeout  time.Duration
-	Dir      string   // the project folder: the guard's working folder and project-folder variables
-	Env      []string // the environment the guard inherits
+	Argv     []string      // the guard's command line
+	Runtimes []string      // runtime ids to probe; none: every registered binding
+	Events   []Case        // the user's own inputs (--event), run besides the built-in ones
+	Replay   []Call        // recorded calls to re-run (--replay)
+	Runs     int           // runs of each real input for the time budget (0: DefaultRuns)
+	Budget   time.Duration // the most the slowest run of a real input may take (0: DefaultBudget)
+	Timeout  time.Duration // when a run is killed (0: DefaultTimeout)
+	Dir      string        // the project folder: the guard's working folder and project-folder variables
+	Env      []string      // the environment the guard inherits
 	// Progress, when set, is told of each run as it ends.
 	Progress func(Row)
 }
@@ -95,7 +95,15 @@ func Probe(ctx context.Context, opts Options) (*Report, error) {
 	if len(opts.Argv) == 0 {
 		return nil, fmt.Errorf("probe: no guard command")
 	}
-	opts.Runs = max(opts.Runs, 1)
+	if opts.Runs < 1 {
+		opts.Runs = DefaultRuns
+	}
+	if opts.Budget <= 0 {
+		opts.Budget = DefaultBudget
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
 	cases, err := Cases(opts)
 	if err != nil {
 		return nil, err
