@@ -23,19 +23,20 @@ func probeCommand(env *Env) *cli.Command {
 		Description: "Runs COMMAND (no shell: write `-- sh -c '…'` for one) on each runtime's real hook inputs (PreToolUse and\n" +
 			"PostToolUse of its shell, edit and write tools), on hostile inputs (empty, closed, not JSON, cut, 10 MB, unknown\n" +
 			"tool or event, missing and mistyped fields, non-UTF-8), on the events of --event and the calls of --replay;\n" +
-			"each run has the project folder as working folder and in " + agent.ProjectDirNames() + ". Findings:\n" +
+			"each run has the project folder as its working folder and in every runtime's project-folder variable\n" +
+			"($" + strings.Join(agent.ProjectDirVars(), ", $") + "). Findings:\n" +
 			"probe/hang, probe/crash, probe/fails-closed, probe/slow, probe/stdout-not-json, probe/changed,\n" +
 			"probe/decision-without-agc, and every contract finding of `check --event` (agc/…). docs/probe.md.",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "runtime", Usage: "probe only this runtime `ID` (repeatable; default: every one: " + runtimeList() + ")"},
 			&cli.StringSliceFlag{Name: "event", Usage: "also run the hook input(s) in `FILE` (one JSON input or JSON lines; repeatable)"},
 			&cli.StringSliceFlag{Name: "replay", Usage: "re-run every call of a recorder's hook `LOG` and report the answers that changed (repeatable)"},
-			&cli.IntFlag{Name: "runs", Value: probe.DefaultRuns, Usage: "runs of each real input; the slowest is held to --budget"},
-			&cli.DurationFlag{Name: "budget", Value: probe.DefaultBudget, Usage: "the most a guard's slowest run may take"},
-			&cli.DurationFlag{Name: "timeout", Value: probe.DefaultTimeout, Usage: "kill the guard and its process group after this long"},
+			&cli.IntFlag{Name: "runs", Value: probe.DefaultRuns, Usage: "`N` runs of each real input; the slowest is held to --budget"},
+			&cli.DurationFlag{Name: "budget", Value: probe.DefaultBudget, Usage: "the most a guard's slowest run may take: a `DURATION` such as 500ms or 2s"},
+			&cli.DurationFlag{Name: "timeout", Value: probe.DefaultTimeout, Usage: "kill the guard and its process group after this `DURATION`"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write SARIF to `FILE` (results on the guard's file, else its hook line)"},
-			&cli.StringFlag{Name: "root", Usage: "repository root, the guard's working folder (default: git top level, else GITHUB_WORKSPACE, else .)"},
-			&cli.StringFlag{Name: "category", Value: "agc-probe/", Usage: "runAutomationDetails.id of the SARIF run"},
+			&cli.StringFlag{Name: "root", Usage: "repository root `DIR`, the guard's working folder (default: git top level, else GITHUB_WORKSPACE, else .)"},
+			&cli.StringFlag{Name: "category", Value: "agc-probe/", Usage: "runAutomationDetails.id `NAME` of the SARIF run"},
 		},
 		Action: func(c *cli.Context) error { return runProbe(c, env) },
 	}
