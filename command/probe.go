@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -62,6 +63,15 @@ func runProbe(c *cli.Context, env *Env) error {
 			return usageErrorf("probe: unknown runtime %q (want one of %s)", rt, runtimeList())
 		}
 	}
+	out := c.String("output")
+	if out != "" {
+		if !isAbs(out) {
+			out = join(env.Dir, out)
+		}
+		if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
+			return usageErrorf("probe: -o %s: no folder %s to write it in", c.String("output"), filepath.Dir(out))
+		}
+	}
 	root, err := collect.FindRoot(c.Context, collect.Config{Root: c.String("root"), Dir: env.Dir, Getenv: env.Getenv})
 	if err != nil {
 		return usageErrorf("probe: %v", err)
@@ -113,10 +123,7 @@ func runProbe(c *cli.Context, env *Env) error {
 		guard = strings.Join(argv, " ") // a command on the PATH or a file outside the repository
 	}
 	probe.WriteText(w, rep, guard, red)
-	if out := c.String("output"); out != "" {
-		if !isAbs(out) {
-			out = join(env.Dir, out)
-		}
+	if out != "" {
 		log, err := probe.BuildSARIF(rep, probe.SARIFOptions{Root: root, Dir: env.Dir, Argv: argv, Version: Version,
 			Start: start, End: time.Now(), Redact: red, Notes: notes, Category: c.String("category")})
 		if err != nil {

@@ -184,6 +184,7 @@ func TestProbeUsage(t *testing.T) {
 		{"probe", "--runs", "0", "--", "true"},
 		{"probe", "--event", "nosuch.json", "--", "true"},
 		{"probe", "--replay", "nosuch.jsonl", "--", "true"},
+		{"probe", "-o", "no/such/folder/out.sarif", "--", "true"},
 	} {
 		var out, errb bytes.Buffer
 		code := Main(context.Background(), append([]string{"agc-sarif"}, args...), Env{Stdout: &out, Stderr: &errb,

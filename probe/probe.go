@@ -32,8 +32,6 @@ type Options struct {
 	Timeout  time.Duration // when a run is killed (0: DefaultTimeout)
 	Dir      string        // the project folder: the guard's working folder and project-folder variables
 	Env      []string      // the environment the guard inherits
-	// Progress, when set, is told of each run as it ends.
-	Progress func(Row)
 }
 
 // Row is one line of the table of events: an input and what the guard did with it.
@@ -149,14 +147,8 @@ func probeCase(ctx context.Context, opts Options, c Case) (Row, []Finding, error
 		}
 		row.Run, row.Runs, row.Worst = r, row.Runs+1, max(row.Worst, r.Duration)
 		if fs := Judge(c, r, shellJoin(opts.Argv)); len(fs) > 0 || r.Duration > opts.Budget {
-			if opts.Progress != nil {
-				opts.Progress(row)
-			}
 			return row, append(fs, slow(c, row, opts.Budget)...), nil
 		}
-	}
-	if opts.Progress != nil {
-		opts.Progress(row)
 	}
 	return row, slow(c, row, opts.Budget), nil
 }

@@ -165,9 +165,6 @@ func replay(ctx context.Context, opts Options, call Call) (Row, []Finding, error
 		return Row{}, nil, err
 	}
 	row := Row{Case: call.Case, Run: r, Worst: r.Duration, Runs: 1}
-	if opts.Progress != nil {
-		opts.Progress(row)
-	}
 	var out []Finding
 	for _, f := range Judge(Case{Runtime: call.Case.Runtime, Event: call.Case.Event, Name: call.Case.Name, Hostile: true, Origin: call.Case.Origin}, r, shellJoin(opts.Argv)) {
 		if f.Rule == RuleHang || f.Rule == RuleCrash {
