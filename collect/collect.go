@@ -171,6 +171,15 @@ func changeDiff(ctx context.Context, cfg Config, root string) (*difffilter.Diff,
 	return d, nil
 }
 
+// FindRoot is the repository root as collect picks it (findRoot), for commands that read no
+// inputs but place results: cfg.Root, cfg.Dir and cfg.Getenv are what it reads.
+func FindRoot(ctx context.Context, cfg Config) (string, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = func(string) string { return "" }
+	}
+	return findRoot(ctx, cfg)
+}
+
 // findRoot picks the repository root: --root, else the git top level of Dir, else
 // GITHUB_WORKSPACE, else Dir. Symlinks are resolved so that paths compare.
 func findRoot(ctx context.Context, cfg Config) (string, error) {

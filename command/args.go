@@ -6,9 +6,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// commandLineArgs are the subcommands whose arguments are a command line of their own (record's
+// commandLineArgs are the subcommands whose arguments are a command line of their own (record's and probe's
 // hook command): a flag after the first of them is the hook's, so they are never reordered.
-var commandLineArgs = map[string]bool{"record": true}
+var commandLineArgs = map[string]bool{"record": true, "probe": true}
 
 // interspersed moves a subcommand's flags that follow its arguments ahead of them, since
 // urfave/cli v2 stops reading flags at the first argument: `collect .agc -o x.sarif` then writes

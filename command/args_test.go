@@ -180,8 +180,20 @@ func TestFlagsAfterPaths(t *testing.T) {
 			t.Errorf("--report after the input not read: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 		}
 	})
+	t.Run("probe", func(t *testing.T) {
+		// the guard's own flags stay its own: probe's flags come before its "--"
+		dir := t.TempDir()
+		guard := filepath.Join(dir, "guard.sh")
+		if err := os.WriteFile(guard, []byte("#!/bin/sh\ncat >/dev/null\n[ \"$1\" = --runs ] && exit 0\nexit 1\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r := runCLI(t, dir, nil, "probe", "--runtime", "claude-code", "--runs", "1", "--", guard, "--runs")
+		if r.code != ExitOK {
+			t.Errorf("the guard's --runs was not the guard's: exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+		}
+	})
 	// every subcommand has its case above or in this loop
-	tested := map[string]bool{"collect": true, "check": true, "friction": true, "upload": true, "review": true, "record": true, "permissions": true}
+	tested := map[string]bool{"collect": true, "check": true, "friction": true, "upload": true, "review": true, "record": true, "permissions": true, "probe": true}
 	for _, cmd := range []string{"action", "version", "schema"} {
 		tested[cmd] = true
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
 	words "github.com/agc-sarif/agc-sarif/internal/plural"
+	"github.com/agc-sarif/agc-sarif/probe"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
@@ -23,7 +24,8 @@ func checkCommand(env *Env) *cli.Command {
 		Usage: "report every contract breach of a gate's output, for gate authors: exit 0 ok, 1 breaches, 2 nothing read",
 		Description: "Each breach is one line, file:line: level: rule: message, then the fix, in document order.\n" +
 			"\"-\" reads the standard input. With --event, the input is one hook's raw stdout, checked as the\n" +
-			"runtime reads it: guard.sh <input.json | agc-sarif check --event PreToolUse --exit-status $? -\n" +
+			"runtime reads it, with its --exit-status and --stderr FILE; to run a guard and check its answers,\n" +
+			"use agc-sarif probe --event input.json -- guard.sh (docs/probe.md).\n" +
 			"Exit status: 0 when at least one record was read and nothing breaks the contract, 1 when\n" +
 			"something does, 2 when an input could not be read or nothing was read at all.",
 		ArgsUsage: "PATH...",
@@ -166,6 +168,7 @@ func checkHookAnswer(c *cli.Context, env *Env) error {
 		}
 		printBreach(w, checks, findings.Source{File: name, Line: max(b.Line, 1)}, level, b.Check, red(b.Message))
 	}
+	warns := answerWarnings(w, name, c.String("runtime"), c.String("event"), stdout, stderr, c.Int("exit-status"), red)
 	what := fmt.Sprintf("the %s answer (exit status %d) as %s reads it, carrying %s", c.String("event"), c.Int("exit-status"),
 		c.String("runtime"), plural(len(res.Responses), "AGC response", "AGC responses"))
 	switch {
@@ -175,9 +178,29 @@ func checkHookAnswer(c *cli.Context, env *Env) error {
 			return exit(ExitFail, nil)
 		}
 		return nil
+	case warns > 0:
+		fmt.Fprintf(w, "no contract breaches but %s in %s\n", plural(warns, "warning", "warnings"), what)
+		return nil
 	}
 	fmt.Fprintf(w, "ok: no contract breaches in %s\n", what)
 	return nil
+}
+
+// answerWarnings prints, as warnings, what probe finds in a hook answer that breaks no contract
+// check: stdout that is not one JSON answer, and a decision without an AGC response. It returns
+// how many it printed.
+func answerWarnings(w io.Writer, name, runtime, event string, stdout, stderr []byte, exitStatus int, red func(string) string) int {
+	c := probe.Case{Runtime: runtime, Event: event}
+	n := 0
+	for _, f := range probe.Judge(c, probe.Run{Exit: exitStatus, Stdout: stdout, Stderr: stderr}, "") {
+		if f.Rule != probe.RuleStdoutNotJSON && f.Rule != probe.RuleNoAGC {
+			continue
+		}
+		msg := strings.Replace(f.Message, "the guard", "the hook", 1)
+		printBreach(w, probe.Rows(), findings.Source{File: name, Line: 1}, findings.Warning, f.Rule, red(msg))
+		n++
+	}
+	return n
 }
 
 // readNamed reads a file the user named (relative to the working folder), or the standard

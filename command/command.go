@@ -124,6 +124,7 @@ func commands(env *Env) []*cli.Command {
 		permissionsCommand(env),
 		checkCommand(env),
 		recordCommand(env),
+		probeCommand(env),
 		uploadCommand(env),
 		reviewCommand(env),
 		actionCommand(env),

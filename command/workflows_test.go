@@ -9,12 +9,12 @@ import (
 	"testing"
 )
 
-// The workflows of the README and docs/workflows.md are the files in testdata/workflows (which CI
+// The workflows of the README, docs/workflows.md and docs/probe.md are the files in testdata/workflows (which CI
 // lints with actionlint), each included verbatim after a `<!-- workflow: PATH -->` marker; every
 // file is included in one of them.
 func TestReadmeWorkflowsAreTheLintedFiles(t *testing.T) {
 	var readme []byte
-	for _, p := range []string{"README.md", "docs/workflows.md"} {
+	for _, p := range []string{"README.md", "docs/workflows.md", "docs/probe.md"} {
 		data, err := os.ReadFile(filepath.Join("..", p))
 		if err != nil {
 			t.Fatal(err)
@@ -42,14 +42,14 @@ func TestReadmeWorkflowsAreTheLintedFiles(t *testing.T) {
 		got, ok := included[name]
 		switch {
 		case !ok:
-			t.Errorf("neither README.md nor docs/workflows.md includes %s (add <!-- workflow: %s --> and the file in a yaml block)", name, name)
+			t.Errorf("none of README.md, docs/workflows.md and docs/probe.md includes %s (add <!-- workflow: %s --> and the file in a yaml block)", name, name)
 		case got != string(want):
-			t.Errorf("the copy of %s in README.md or docs/workflows.md differs from the file:\n%s", name, firstDiff(got, string(want)))
+			t.Errorf("the copy of %s in README.md, docs/workflows.md or docs/probe.md differs from the file:\n%s", name, firstDiff(got, string(want)))
 		}
 		delete(included, name)
 	}
 	for name := range included {
-		t.Errorf("README.md or docs/workflows.md includes %s, which is not in testdata/workflows", name)
+		t.Errorf("README.md, docs/workflows.md or docs/probe.md includes %s, which is not in testdata/workflows", name)
 	}
 }
 
