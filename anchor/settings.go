@@ -95,6 +95,9 @@ type hookCommand struct {
 // error.
 func parseSettings(rel, runtime, text string) *settings {
 	s := &settings{rel: rel, runtime: runtime}
+	if event, ok := scriptEvent(rel, runtime, text); ok {
+		return parseScript(s, event, text)
+	}
 	keys := runtimes.For(runtime).CommandKeys()
 	dec := json.NewDecoder(strings.NewReader(text))
 	type frame struct {
@@ -151,6 +154,41 @@ func parseSettings(rel, runtime, text string) *settings {
 			}
 		}
 	}
+}
+
+// scriptEvent reports whether the config file rel is a hook script rather than JSON settings:
+// an executable named after one of its runtime's events (Cline's .clinerules/hooks/PreToolUse),
+// whose lines are its commands.
+func scriptEvent(rel, runtime, text string) (string, bool) {
+	if strings.HasPrefix(strings.TrimSpace(text), "{") {
+		return "", false
+	}
+	base := path.Base(rel)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	for _, e := range runtimes.For(runtime).Events() {
+		if strings.EqualFold(e, base) {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// parseScript reads a hook script: every line that is not blank or a comment is a command of
+// event, and the first one is where findings of the event that match none go.
+func parseScript(s *settings, event, text string) *settings {
+	for i, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if s.hooksLine == 0 {
+			s.hooksLine = i + 1
+		}
+		s.commands = append(s.commands, hookCommand{event: event, command: t, prog: hookprog.Of(t), line: i + 1})
+	}
+	return s
 }
 
 // isCommandKey reports whether key, depth objects and arrays deep, names a hook's command in a

@@ -7,6 +7,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/runtimes/claude"
+	"github.com/agc-sarif/agc-sarif/runtimes/cline"
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
@@ -21,6 +22,7 @@ var bindings = []gates.Binding{
 	gemini.Binding{},
 	copilot.Binding{},
 	qwen.Binding{},
+	cline.Binding{},
 }
 
 // formats are the input formats, in the order detection tries them (the first match wins), as
@@ -36,6 +38,8 @@ func formats() []inputs.FormatSpec {
 		gemini.SessionFormat(),
 		gemini.StreamFormat(),
 		gemini.TelemetryFormat(),
+		cline.MessagesFormat(),
+		cline.StreamFormat(),
 		inputs.AGCFormat(),
 		inputs.JudgmentFormat(),
 	}
