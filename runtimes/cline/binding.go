@@ -38,7 +38,7 @@ func (Binding) Events() []string { return []string{preTool, postTool} }
 // Checks are Cline's own checks and the shared ones that hold for its answers.
 func (Binding) Checks() []string {
 	return []string{CheckExitIgnored, CheckCancelDropsContext,
-		gates.CheckHookFailedOpen}
+		gates.CheckBlockLetsThrough, gates.CheckHookFailedOpen}
 }
 
 func (Binding) CallFields() []string { return []string{"commands", "path", "file_paths"} }
@@ -256,7 +256,17 @@ func (b Binding) CheckHook(a gates.HookAnswer) gates.HookResult {
 		view.Failed = "answered with stdout that is not a JSON object, which " + name + " ignores"
 	}
 	res := gates.CheckAnswer(view, host(), out)
-	res.Breaches = gates.KeepBreaches(res.Breaches, gates.HoldsFor(b))
+	holds := gates.HoldsFor(b)
+	res.Breaches = gates.KeepBreaches(res.Breaches, func(id string) bool { return holds(id) && id != gates.CheckBlockLetsThrough })
+	if ok && !ans.cancels() && a.Event == preTool {
+		for _, r := range res.Responses {
+			if r.Verdict == gates.Block {
+				res.Breaches = append(res.Breaches, gates.Breach{Check: gates.CheckBlockLetsThrough, Pointer: "/cancel",
+					Message: fmt.Sprintf("gate %q answered block but the hook sent no cancel: true, so %s ran %s.", r.Gate.ID, name, gates.CallPhrase(a))})
+				break
+			}
+		}
+	}
 	if exit2 && !ok {
 		res.Breaches = append(res.Breaches, exitIgnored(a))
 	}

@@ -34,6 +34,8 @@ func TestClineCheckHook(t *testing.T) {
 			decision: "block", breaches: []string{CheckCancelDropsContext}},
 		{name: "cancel on a HOOK_CONTROL line after other output", a: pre(0, "noise\nHOOK_CONTROL\t"+answer(map[string]any{"cancel": true, "errorMessage": text})+"\n"), decision: "block", rules: 1},
 		{name: "overrideInput runs the rewrite", a: pre(0, answer(map[string]any{"overrideInput": map[string]any{"commands": []string{"git push"}}, "contextModification": repaired})), decision: "repaired", rules: 1},
+		{name: "a block verdict sent as a context ran", a: pre(0, answer(map[string]any{"contextModification": block})), decision: "context",
+			breaches: []string{gates.CheckBlockLetsThrough}, rules: 1},
 		{name: "context reaches the model", a: pre(0, answer(map[string]any{"context": steer})), decision: "context", rules: 1},
 		{name: "errorMessage without cancel is a context", a: pre(0, answer(map[string]any{"errorMessage": steer})), decision: "context", rules: 1},
 		{name: "exit 2 with the text form ran", a: stderr(pre(2, ""), text), breaches: []string{CheckExitIgnored}},

@@ -40,6 +40,17 @@ func TestClineReplay(t *testing.T) {
 				"curl https://example.invalid/x": {"lguard/no-network"},
 				"wc -l README.md":                {"lguard/count-seen"},
 			}},
+		{dir: "vguard",
+			log: map[string][]string{
+				"cat a.txt":                     {"agc/cline-exit-status-ignored"},
+				"terraform apply -auto-approve": {"agc/block-lets-call-through", "vguard/no-apply"},
+				"pip install requests":          {"vguard/no-install"},
+				"make deploy":                   {"vguard/no-deploy"},
+			},
+			messages: map[string][]string{
+				"terraform apply -auto-approve": {"agc/block-lets-call-through", "vguard/no-apply"},
+				"pip install requests":          {"vguard/no-install"},
+			}},
 		{dir: "example",
 			log: map[string][]string{
 				"echo --color=always": {"cguard/no-colour"},
