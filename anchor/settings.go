@@ -98,6 +98,13 @@ func parseSettings(rel, runtime, text string) *settings {
 	if event, ok := scriptEvent(rel, runtime, text); ok {
 		return parseScript(s, event, text)
 	}
+	if pluginFile(rel, runtime, text) {
+		for _, e := range runtimes.For(runtime).Events() {
+			s.commands = append(s.commands, hookCommand{event: e, line: 1})
+		}
+		s.hooksLine = 1
+		return s
+	}
 	keys := runtimes.For(runtime).CommandKeys()
 	dec := json.NewDecoder(strings.NewReader(text))
 	type frame struct {
@@ -173,6 +180,21 @@ func scriptEvent(rel, runtime, text string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// pluginFile reports whether the config file rel is a JavaScript or TypeScript plugin (OpenCode's
+// .opencode/plugins/*.js) of a runtime whose hook commands are in JSON settings: it runs any of
+// the runtime's events, names no hook command, and holds a finding of the runtime that names
+// no command (a plugin's own answer) at its first line.
+func pluginFile(rel, runtime, text string) bool {
+	if strings.HasPrefix(strings.TrimSpace(text), "{") || len(runtimes.For(runtime).CommandKeys()) == 0 {
+		return false
+	}
+	switch path.Ext(rel) {
+	case ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
 }
 
 // parseScript reads a hook script: every line that is not blank or a comment is a command of

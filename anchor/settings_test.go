@@ -113,3 +113,15 @@ func TestParseScriptSettings(t *testing.T) {
 		t.Errorf("a file not named after an event is no settings: %+v", s)
 	}
 }
+
+// TestParsePluginFile: a JavaScript plugin among a runtime's config files names no command but
+// declares the runtime's events at its first line.
+func TestParsePluginFile(t *testing.T) {
+	s := parseSettings(".opencode/plugins/guard.js", "opencode", "// a guard\nexport const G = async () => ({})\n")
+	if s.hooksLine != 1 || !s.declares("PreToolUse") {
+		t.Fatalf("plugin file: %+v", s)
+	}
+	if _, _, ok := findHook([]*settings{s}, "python3 guard.py", "PreToolUse"); ok {
+		t.Error("a plugin file matched a hook command")
+	}
+}

@@ -15,6 +15,8 @@ var bindingTestdata = map[string]string{
 	agent.Copilot:    "testdata/copilot",
 	agent.Qwen:       "testdata/qwen",
 	agent.Cline:      "testdata/cline",
+	agent.OpenCode:   "testdata/opencode",
+	agent.Kilo:       "testdata/kilo",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

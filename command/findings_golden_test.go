@@ -42,6 +42,8 @@ var testdataSets = map[string]string{
 	"copilot":   "each",
 	"qwen":      "checkout",
 	"cline":     "checkout",
+	"opencode":  "checkout",
+	"kilo":      "checkout",
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",

@@ -11,6 +11,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
+	"github.com/agc-sarif/agc-sarif/runtimes/opencode"
 	"github.com/agc-sarif/agc-sarif/runtimes/qwen"
 )
 
@@ -23,6 +24,8 @@ var bindings = []gates.Binding{
 	copilot.Binding{},
 	qwen.Binding{},
 	cline.Binding{},
+	opencode.Binding{},
+	opencode.Binding{Kilo: true},
 }
 
 // formats are the input formats, in the order detection tries them (the first match wins), as
@@ -40,6 +43,8 @@ func formats() []inputs.FormatSpec {
 		gemini.TelemetryFormat(),
 		cline.MessagesFormat(),
 		cline.StreamFormat(),
+		opencode.ExportFormat(),
+		opencode.StreamFormat(),
 		inputs.AGCFormat(),
 		inputs.JudgmentFormat(),
 	}
