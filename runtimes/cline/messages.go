@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -85,7 +86,9 @@ type block struct {
 }
 
 // hookContext matches a hook context message: its event, tool and call (with "_" doubled).
-var hookContext = regexp.MustCompile(`(?s)^<hook_context source="([^"]*)" tool_name="([^"]*)" tool_call_id="([^"]*)">\n(.*)\n</hook_context>$`)
+var hookContext = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)^<hook_context source="([^"]*)" tool_name="([^"]*)" tool_call_id="([^"]*)">\n(.*)\n</hook_context>$`)
+})
 
 // callState is what the transcript tells of one call.
 type callState struct {
@@ -138,7 +141,7 @@ func (messagesReader) Read(ctx context.Context, in inputs.Input, opts inputs.Opt
 				}
 				last = nil
 			case b.Type == "text" && m.Role == "user":
-				sm := hookContext.FindStringSubmatch(b.Text)
+				sm := hookContext().FindStringSubmatch(b.Text)
 				if sm == nil {
 					continue
 				}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -156,10 +157,12 @@ func decode(a gates.HookAnswer) *gates.HookOutput {
 
 // jsCrash matches the message of a JavaScript error a plugin threw by a bug, which OpenCode gives
 // the model as the call's error: the plugin crashed and the call did not run.
-var jsCrash = regexp.MustCompile(`^(TypeError|ReferenceError|RangeError|SyntaxError)\b|is not an object \(evaluating|is not a function|Cannot read propert|^(undefined|null) is not`)
+var jsCrash = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(TypeError|ReferenceError|RangeError|SyntaxError)\b|is not an object \(evaluating|is not a function|Cannot read propert|^(undefined|null) is not`)
+})
 
 // PluginCrash reports whether a tool's error text is a plugin's JavaScript error.
-func PluginCrash(text string) bool { return jsCrash.MatchString(strings.TrimSpace(text)) }
+func PluginCrash(text string) bool { return jsCrash().MatchString(strings.TrimSpace(text)) }
 
 // CheckHook checks a command hook's answer as the bridge carries it out (Claude Code's rules; a
 // permission decision "allow" skips nothing, OpenCode's permission rules still apply), or a

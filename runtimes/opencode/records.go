@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/findings"
@@ -96,7 +97,9 @@ type part struct {
 }
 
 // hookNote matches the text agc-hooks.js adds to an output.
-var hookNote = regexp.MustCompile(`(?s)<agc-hook event="(PreToolUse|PostToolUse)">\n(.*?)\n</agc-hook>`)
+var hookNote = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?s)<agc-hook event="(PreToolUse|PostToolUse)">\n(.*?)\n</agc-hook>`)
+})
 
 // reading is the state of one file being read.
 type reading struct {
@@ -204,7 +207,7 @@ func (s *reading) part(p *part, src findings.Source) {
 		s.set.Skip(skipToolError)
 		return
 	default:
-		notes := hookNote.FindAllStringSubmatch(inputs.JSONString(p.State.Output), -1)
+		notes := hookNote().FindAllStringSubmatch(inputs.JSONString(p.State.Output), -1)
 		if len(notes) == 0 {
 			s.set.Skip(skipToolRan)
 			return
