@@ -18,6 +18,8 @@ const (
 	Cursor     = "cursor"
 	Cline      = "cline"
 	Windsurf   = "windsurf"
+	OpenCode   = "opencode"
+	Kilo       = "kilo-code"
 )
 
 // Fallback is the runtime Detect names when nothing in a hook's input tells which one sent it.
@@ -25,9 +27,9 @@ const Fallback = ClaudeCode
 
 // ProjectDirVars are the environment variables in which the runtimes name the project folder a
 // hook runs for, in the order they are looked up: Claude Code's (Qwen Code sets it too), Gemini
-// CLI's (Qwen Code too), Qwen Code's.
+// CLI's (Qwen Code too), Qwen Code's, then those the OpenCode plugin (plugins/opencode) sets.
 func ProjectDirVars() []string {
-	return []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"}
+	return []string{"CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR", "OPENCODE_PROJECT_DIR", "KILO_PROJECT_DIR"}
 }
 
 // ProjectDirNames is ProjectDirVars as a usage text says them: "$A, $B or $C".
@@ -61,6 +63,8 @@ func Detect(input json.RawMessage) string {
 		return Cursor
 	case has("clineVersion"):
 		return Cline
+	case has("plugin_hook"):
+		return pluginHost(f["plugin_host"])
 	case has("trajectory_id"), has("agent_action_name"):
 		return Windsurf
 	case geminiEvents[event]:
@@ -74,6 +78,18 @@ func Detect(input json.RawMessage) string {
 	default:
 		return ClaudeCode
 	}
+}
+
+// pluginHost names the runtime whose plugin ran a command hook (plugins/opencode/agc-hooks.js
+// sends plugin_hook and plugin_host): Kilo Code when it says so, else OpenCode, whose fork Kilo is
+// (the harness's bridge sends no plugin_host).
+func pluginHost(host json.RawMessage) string {
+	var h string
+	_ = json.Unmarshal(host, &h)
+	if h == "kilo" {
+		return Kilo
+	}
+	return OpenCode
 }
 
 // qwenPromptID reports whether id is a Qwen Code prompt id, "<session>########<n>": Claude Code

@@ -22,6 +22,9 @@ func TestDetect(t *testing.T) {
 		{`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_call_id":"call_1_0"}`, Qwen},
 		{`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt_id":"s########0"}`, Qwen},
 		{`{"session_id":"s","transcript_path":"C:\\u\\.qwen\\projects\\p\\chats\\s.jsonl","hook_event_name":"Stop"}`, Qwen},
+		{`{"session_id":"ses_1","cwd":"/p","hook_event_name":"PreToolUse","plugin_hook":"tool.execute.before","plugin_host":"opencode","tool_name":"bash","tool_use_id":"call_1_0","tool_input":{"command":"ls"}}`, OpenCode},
+		{`{"session_id":"ses_1","cwd":"/p","hook_event_name":"PreToolUse","plugin_hook":"tool.execute.before","tool_name":"bash","tool_use_id":"call_1_0","tool_input":{"command":"ls"}}`, OpenCode},
+		{`{"session_id":"ses_1","cwd":"/p","hook_event_name":"PostToolUse","plugin_hook":"tool.execute.after","plugin_host":"kilo","tool_name":"bash","tool_use_id":"call_1_0","tool_input":{"command":"ls"},"tool_response":"x"}`, Kilo},
 		{`{"session_id":"s","transcript_path":"/h/.claude/projects/p/s.jsonl","hook_event_name":"Stop"}`, ClaudeCode},
 		// Claude Code 2.1 sends a prompt_id as well, a bare UUID (a real PreToolUse input of 2.1.332).
 		{`{"cwd":"/w","effort":"medium","hook_event_name":"PreToolUse","permission_mode":"default","prompt_id":"1e59c977-d691-4d40-b6dc-aed8fc16abb0","session_id":"8b201d7c-9f26-476e-8eb8-42d6f8f1c578","tool_input":{"command":"ls"},"tool_name":"Bash","tool_use_id":"toolu_1","transcript_path":"/h/.claude/projects/p/s.jsonl"}`, ClaudeCode},

@@ -95,6 +95,16 @@ type hookCommand struct {
 // error.
 func parseSettings(rel, runtime, text string) *settings {
 	s := &settings{rel: rel, runtime: runtime}
+	if event, ok := scriptEvent(rel, runtime, text); ok {
+		return parseScript(s, event, text)
+	}
+	if pluginFile(rel, runtime, text) {
+		for _, e := range runtimes.For(runtime).Events() {
+			s.commands = append(s.commands, hookCommand{event: e, line: 1})
+		}
+		s.hooksLine = 1
+		return s
+	}
 	keys := runtimes.For(runtime).CommandKeys()
 	dec := json.NewDecoder(strings.NewReader(text))
 	type frame struct {
@@ -151,6 +161,56 @@ func parseSettings(rel, runtime, text string) *settings {
 			}
 		}
 	}
+}
+
+// scriptEvent reports whether the config file rel is a hook script rather than JSON settings:
+// an executable named after one of its runtime's events (Cline's .clinerules/hooks/PreToolUse),
+// whose lines are its commands.
+func scriptEvent(rel, runtime, text string) (string, bool) {
+	if strings.HasPrefix(strings.TrimSpace(text), "{") {
+		return "", false
+	}
+	base := path.Base(rel)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	for _, e := range runtimes.For(runtime).Events() {
+		if strings.EqualFold(e, base) {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// pluginFile reports whether the config file rel is a JavaScript or TypeScript plugin (OpenCode's
+// .opencode/plugins/*.js) of a runtime whose hook commands are in JSON settings: it runs any of
+// the runtime's events, names no hook command, and holds a finding of the runtime that names
+// no command (a plugin's own answer) at its first line.
+func pluginFile(rel, runtime, text string) bool {
+	if strings.HasPrefix(strings.TrimSpace(text), "{") || len(runtimes.For(runtime).CommandKeys()) == 0 {
+		return false
+	}
+	switch path.Ext(rel) {
+	case ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
+}
+
+// parseScript reads a hook script: every line that is not blank or a comment is a command of
+// event, and the first one is where findings of the event that match none go.
+func parseScript(s *settings, event, text string) *settings {
+	for i, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if s.hooksLine == 0 {
+			s.hooksLine = i + 1
+		}
+		s.commands = append(s.commands, hookCommand{event: event, command: t, prog: hookprog.Of(t), line: i + 1})
+	}
+	return s
 }
 
 // isCommandKey reports whether key, depth objects and arrays deep, names a hook's command in a

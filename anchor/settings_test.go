@@ -97,3 +97,31 @@ func TestFindHookGeminiName(t *testing.T) {
 		}
 	}
 }
+
+// TestParseScriptSettings: a hook file named after its event (Cline's .clinerules/hooks/PreToolUse)
+// is read as a script: each command line is a hook command of that event, comments are not.
+func TestParseScriptSettings(t *testing.T) {
+	text := "#!/usr/bin/env bash\n# a guard\nexec agc-record --log \"$PWD/.agc/hook-log.jsonl\" -- python3 \"$PWD/.clinerules/hooks/guard.py\"\n"
+	s := parseSettings(".clinerules/hooks/PreToolUse", "cline", text)
+	if s.hooksLine != 3 || len(s.commands) != 1 || s.commands[0].event != "PreToolUse" || s.commands[0].line != 3 {
+		t.Fatalf("script settings: %+v", s)
+	}
+	if _, line, ok := findHook([]*settings{s}, "python3 /p/.clinerules/hooks/guard.py", "PreToolUse"); !ok || line != 3 {
+		t.Errorf("findHook: line %d, %v", line, ok)
+	}
+	if s := parseSettings(".clinerules/hooks/guard.py", "cline", "import json\n"); len(s.commands) != 0 || s.hooksLine != 0 {
+		t.Errorf("a file not named after an event is no settings: %+v", s)
+	}
+}
+
+// TestParsePluginFile: a JavaScript plugin among a runtime's config files names no command but
+// declares the runtime's events at its first line.
+func TestParsePluginFile(t *testing.T) {
+	s := parseSettings(".opencode/plugins/guard.js", "opencode", "// a guard\nexport const G = async () => ({})\n")
+	if s.hooksLine != 1 || !s.declares("PreToolUse") {
+		t.Fatalf("plugin file: %+v", s)
+	}
+	if _, _, ok := findHook([]*settings{s}, "python3 guard.py", "PreToolUse"); ok {
+		t.Error("a plugin file matched a hook command")
+	}
+}

@@ -14,6 +14,9 @@ var bindingTestdata = map[string]string{
 	agent.Gemini:     "testdata/gemini",
 	agent.Copilot:    "testdata/copilot",
 	agent.Qwen:       "testdata/qwen",
+	agent.Cline:      "testdata/cline",
+	agent.OpenCode:   "testdata/opencode",
+	agent.Kilo:       "testdata/kilo",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

@@ -19,6 +19,8 @@ func TestLogPath(t *testing.T) {
 		{"", map[string]string{"CLAUDE_PROJECT_DIR": "/c", "GEMINI_PROJECT_DIR": "/g"}, filepath.Join("/c", DefaultLog)},
 		{"", map[string]string{"GEMINI_PROJECT_DIR": "/g", "QWEN_PROJECT_DIR": "/q"}, filepath.Join("/g", DefaultLog)},
 		{"", map[string]string{"QWEN_PROJECT_DIR": "/q"}, filepath.Join("/q", DefaultLog)},
+		{"", map[string]string{"KILO_PROJECT_DIR": "/k"}, filepath.Join("/k", DefaultLog)},
+		{"", map[string]string{"OPENCODE_PROJECT_DIR": "/o", "KILO_PROJECT_DIR": "/k"}, filepath.Join("/o", DefaultLog)},
 		{"", map[string]string{"CLAUDE_PROJECT_DIR": "rel"}, filepath.Join(dir, "rel", DefaultLog)},
 		{"", nil, filepath.Join(dir, DefaultLog)},
 	}

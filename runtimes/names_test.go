@@ -13,7 +13,32 @@ import (
 
 // runtimeNames are the words that name a runtime, by the folder that may spell them; each
 // runtime id (agent.ClaudeCode, …) holds its word.
-var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot", "qwen": "qwen"}
+var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot", "qwen": "qwen",
+	"cline": "cline", "opencode": "opencode", "kilo": "opencode"}
+
+// boundedWords are runtime words that other words hold ("srcLine", "decline"): they name a
+// runtime only where they start a word (the token's start, after a character that is not a
+// lower-case letter, or with a capital: "clineVersion", "agent.Cline", "isCline").
+var boundedWords = map[string]bool{"cline": true, "kilo": true}
+
+// holdsWord reports whether the token lit holds the runtime word w.
+func holdsWord(lit, w string) bool {
+	low := strings.ToLower(lit)
+	if !boundedWords[w] {
+		return strings.Contains(low, w)
+	}
+	for i := 0; i+len(w) <= len(low); i++ {
+		if low[i:i+len(w)] != w {
+			continue
+		}
+		if i == 0 || lit[i] >= 'A' && lit[i] <= 'Z' || !(lit[i-1] >= 'a' && lit[i-1] <= 'z') {
+			if rest := lit[i+1 : i+len(w)]; rest == low[i+1:i+len(w)] || rest == strings.ToUpper(rest) { // "cLine" is another word's capital
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // namesAllowed are the files or folders outside the runtime folders, the registry (this folder's
 // own files) and the id package (agent/) whose code may still name a runtime, and why. Each entry
@@ -116,9 +141,8 @@ func runtimeWords(rel string, src []byte) []wordHit {
 		if tok != token.IDENT && tok != token.STRING && tok != token.CHAR {
 			continue
 		}
-		low := strings.ToLower(lit)
 		for w := range runtimeNames {
-			if strings.Contains(low, w) {
+			if holdsWord(lit, w) {
 				out = append(out, wordHit{fset.Position(pos).String(), w, lit})
 			}
 		}
@@ -128,6 +152,12 @@ func runtimeWords(rel string, src []byte) []wordHit {
 // TestRuntimeWordsFinds: the scan sees identifiers and literals in any case, never comments, and
 // a runtime's folder may spell its own word but not another's.
 func TestRuntimeWordsFinds(t *testing.T) {
+	for lit, want := range map[string]bool{"srcLine": false, "accLine": false, "decline": false, "clineVersion": true,
+		"agent.Cline": true, "isCline": true, `"cline"`: true, "kilobytes": true, "KILO_PID": true, "x_cline": true} {
+		if got := holdsWord(lit, "cline") || holdsWord(lit, "kilo"); got != want {
+			t.Errorf("holdsWord(%s) = %v, want %v", lit, got, want)
+		}
+	}
 	src := "package x\n// codex in a comment\nvar GeminiX = \"copilot-cli\"\nconst c = `Claude Code`\nvar q = \"qwen-code\"\nvar plain = 1\n"
 	if got := runtimeWords("x.go", []byte(src)); len(got) != 4 {
 		t.Fatalf("got %d hits, want 4: %+v", len(got), got)
@@ -143,6 +173,8 @@ func TestRuntimeWordsFinds(t *testing.T) {
 		{"inputs/hookevent.go", "claude", false},
 		{"runtimes/qwen/binding.go", "qwen", true},
 		{"runtimes/claude/binding.go", "qwen", false},
+		{"runtimes/opencode/kilo.go", "kilo", true},
+		{"runtimes/cline/binding.go", "opencode", false},
 	} {
 		if got := mayName(c.rel, c.word); got != c.want {
 			t.Errorf("mayName(%s, %s) = %v, want %v", c.rel, c.word, got, c.want)

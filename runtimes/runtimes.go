@@ -7,9 +7,11 @@ import (
 	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/runtimes/claude"
+	"github.com/agc-sarif/agc-sarif/runtimes/cline"
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
+	"github.com/agc-sarif/agc-sarif/runtimes/opencode"
 	"github.com/agc-sarif/agc-sarif/runtimes/qwen"
 )
 
@@ -21,6 +23,9 @@ var bindings = []gates.Binding{
 	gemini.Binding{},
 	copilot.Binding{},
 	qwen.Binding{},
+	cline.Binding{},
+	opencode.Binding{},
+	opencode.Binding{Kilo: true},
 }
 
 // formats are the input formats, in the order detection tries them (the first match wins), as
@@ -36,6 +41,10 @@ func formats() []inputs.FormatSpec {
 		gemini.SessionFormat(),
 		gemini.StreamFormat(),
 		gemini.TelemetryFormat(),
+		cline.MessagesFormat(),
+		cline.StreamFormat(),
+		opencode.ExportFormat(),
+		opencode.StreamFormat(),
 		inputs.AGCFormat(),
 		inputs.JudgmentFormat(),
 	}
