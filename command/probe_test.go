@@ -140,7 +140,7 @@ func TestProbeFindsEachFault(t *testing.T) {
 // is killed with its child at --timeout, and probe goes on with every other input: one hang, one
 // killed row, every row of the table there, and the child gone.
 func TestProbeKillsHungGuard(t *testing.T) {
-	code, out, log, root := probeRun(t, "hang-cut.sh", false, "--runtime", "claude-code", "--runs", "1", "--budget", "1m", "--timeout", "1s")
+	code, out, log, root := probeRun(t, "hang-cut.sh", false, "--runtime", "claude-code", "--runs", "1", "--budget", "1m", "--timeout", "5s")
 	if code != ExitFail {
 		t.Errorf("exit status %d, want %d", code, ExitFail)
 	}
