@@ -157,6 +157,13 @@ func (s *sink) Edit(e inputs.EditCall) {
 // Redact is the run's redaction of one text (inputs.Sink): readers cut what it returns.
 func (s *sink) Redact(t string) string { return s.red.String(t) }
 
+// Show is how people read a path (inputs.Sink): anchor.Show, the one function every output's
+// paths go through.
+func (s *sink) Show(p, cwd string) string { return s.anc.Show(p, cwd) }
+
+// ShowHook is how people read a hook's command (inputs.Sink).
+func (s *sink) ShowHook(hook, event, cwd string) string { return s.anc.HookCommand(hook, event, cwd) }
+
 // forConsumer is f as the consumer sees it: every field redacted, not anchored.
 func (s *sink) forConsumer(f findings.Finding) findings.Finding {
 	call := f.Call
@@ -216,7 +223,7 @@ func (s *sink) redactAnchored(a findings.Finding, hidden bool) findings.Finding 
 	a.Call = nil
 	g := s.red.Finding(a)
 	if call != nil {
-		g.Call = s.calls.redacted(call, false)
+		g.Call = s.shown(s.calls.redacted(call, false))
 	}
 	if a.Location != nil && g.Location.Path != a.Location.Path {
 		// The place anchoring chose (a fallback file) has a secret in its own name.
@@ -238,6 +245,18 @@ func (s *sink) redactAnchored(a findings.Finding, hidden bool) findings.Finding 
 		g.Anchored = strings.TrimSpace("A path the finding names holds a secret, so it is not shown and not used as the location. " + g.Anchored)
 	}
 	return g
+}
+
+// shown is c with its file and hook as people read them (Show, ShowHook), once anchoring, which
+// reads them as the records wrote them, is done.
+func (s *sink) shown(c *findings.Call) *findings.Call {
+	file, hook := s.Show(c.FilePath, c.Cwd), s.ShowHook(c.Hook, c.Event, c.Cwd)
+	if file == c.FilePath && hook == c.Hook {
+		return c
+	}
+	d := *c
+	d.FilePath, d.Hook = file, hook
+	return &d
 }
 
 // output redacts what the run shows besides the findings placed as they were read: the files

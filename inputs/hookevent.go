@@ -80,6 +80,9 @@ func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
+	a.HookShown = opts.ShowHook(a.Hook, a.Event, call.Cwd)
+	cwd := call.Cwd
+	a.ShowPath = func(p string) string { return opts.Show(p, cwd) }
 	bind := opts.binding(call.Runtime)
 	res := bind.CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {

@@ -19,6 +19,28 @@ type Sink interface {
 	Edit(EditCall)
 	// Redact is the run's redaction of one text.
 	Redact(string) string
+	// Show is how people read a path a call names (written in the folder cwd): repo-relative,
+	// or "<outside>/name".
+	Show(path, cwd string) string
+	// ShowHook is how people read a hook's command, as a record spells it for event: the command
+	// as the repository's settings configure it, else with its paths shown as Show shows them.
+	ShowHook(hook, event, cwd string) string
+}
+
+// Show is the sink's Show, or p without a sink.
+func (o Options) Show(p, cwd string) string {
+	if o.Sink == nil {
+		return p
+	}
+	return o.Sink.Show(p, cwd)
+}
+
+// ShowHook is the sink's ShowHook, or hook without a sink.
+func (o Options) ShowHook(hook, event, cwd string) string {
+	if o.Sink == nil {
+		return hook
+	}
+	return o.Sink.ShowHook(hook, event, cwd)
 }
 
 // Redact is the sink's redaction of s, or s without a sink. Readers and checks apply it to a text
@@ -60,6 +82,8 @@ type Funcs struct {
 	OnCall  func(CallEvent)
 	OnEdit  func(EditCall)
 	Redactf func(string) string
+	// Showf shows a path (Sink.Show); nil: as written.
+	Showf func(path, cwd string) string
 }
 
 // Finding puts f, prepared, into set.
@@ -92,3 +116,14 @@ func (s Funcs) Redact(t string) string {
 	}
 	return s.Redactf(t)
 }
+
+// Show is Showf(p, cwd), or p.
+func (s Funcs) Show(p, cwd string) string {
+	if s.Showf == nil {
+		return p
+	}
+	return s.Showf(p, cwd)
+}
+
+// ShowHook is the hook as written.
+func (s Funcs) ShowHook(hook, _, _ string) string { return hook }
