@@ -180,7 +180,9 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 			return f
 		}
 	}
-	if f.Call != nil {
+	// A judgment read from a run's records carries the run (runtime, session) but no tool call:
+	// it touched nothing, and "the call" would name a call that never was.
+	if f.Call != nil && (f.Call.Tool != "" || f.Call.Event != "") {
 		if fp := a.callFile(f.Call); fp == "" {
 			why = append(why, "the call touched no file")
 		} else if rel, ok := a.inRepo(&f, fp, cwd, "file", "the file the call touched", &why); ok {
