@@ -117,7 +117,9 @@ func TestJudgmentOnce(t *testing.T) {
 
 	// The same review whose prose names another verdict: the breach, read from every record, is
 	// one finding too, and it says nothing of a call.
-	prose := func(s string) string { return strings.Replace(s, "## Review: refund limit", "## Review: refund limit\n\nVerdict: pass", 1) }
+	prose := func(s string) string {
+		return strings.Replace(s, "## Review: refund limit", "## Review: refund limit\n\nVerdict: pass", 1)
+	}
 	results, stderr = judgmentRun(t, prose, "--judgment", "review.md", "stream.jsonl", "session.jsonl")
 	n := 0
 	for _, r := range results {
