@@ -247,6 +247,14 @@ func (a *Anchorer) hookLine(f findings.Finding) (rel string, line int, exact, ok
 	if s, line, ok := findHook(a.settings, hook, event); ok {
 		return s.rel, line, true, true
 	}
+	// A record that names no hook (a transcript's or stream's deny) is placed by its event: on
+	// the line of the one command configured for the event and the tool, where the record that
+	// names the hook (the recorder's log) places it too.
+	if f.Call != nil && strings.TrimSpace(hook) == "" {
+		if s, line, ok := onlyHook(a.settings, f.Call.Runtime, event, f.Call.Tool); ok {
+			return s.rel, line, true, true
+		}
+	}
 	var first *settings
 	for _, s := range a.settings {
 		if s.hooksLine == 0 {
