@@ -141,7 +141,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return readAll(ctx, ex.Files, cfg.Format, opts, par, aggregating(bound(cfg)), snk.merged)
 	})
 	res.Warnings = append(noFileWarns, folderWarnings(ex, res.Files.read)...)
-	res.Unrecognised = unrecognisedNamed(ex, res.Files.read, res.Set)
+	res.Unrecognised = unrecognisedNamed(ex, res.Files.said(), res.Set)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
