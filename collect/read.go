@@ -267,6 +267,9 @@ func orShape(format string, head []byte) string {
 	if format != "" {
 		return format
 	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "no format agc-sarif reads: binary data (NUL bytes)"
+	}
 	line, _, _ := bytes.Cut(head, []byte("\n"))
 	var obj map[string]json.RawMessage
 	err := json.NewDecoder(bytes.NewReader(head)).Decode(&obj) // a document over several lines
@@ -286,7 +289,7 @@ func orShape(format string, head []byte) string {
 	if json.Valid(bytes.TrimSpace(line)) {
 		return "no format agc-sarif reads: JSON that is not an object"
 	}
-	return "no format agc-sarif reads: its first line is not JSON"
+	return "no format agc-sarif reads: its first line is not JSON (or not whole)"
 }
 
 // inputFile is an open input: read from the start, by offset, or again from the start.
