@@ -24,12 +24,14 @@ import (
 
 // readStats counts what happened to the files.
 type readStats struct {
-	Read       int            // files read by a reader
-	ByFormat   map[string]int // files read, per format
-	Ignored    int            // files found by walking whose content no reader recognised
-	Unreadable []string       // named files that could not be read at all (exit 2)
-	read       []bool         // per file given to readAll: read by a reader
-	refused    []bool         // per file given to readAll: in Unreadable
+	Read     int            // files read by a reader
+	ByFormat map[string]int // files read, per format
+	Ignored  int            // files found by walking whose content no reader recognised
+	// PassedOver names the first MaxPassedOver of the Ignored files, in the order of the inputs.
+	PassedOver []string
+	Unreadable []string // named files that could not be read at all (exit 2)
+	read       []bool   // per file given to readAll: read by a reader
+	refused    []bool   // per file given to readAll: in Unreadable
 }
 
 // said reports, per file given to readAll, whether what became of it is said already: read by a
@@ -113,7 +115,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 		if merged != nil {
 			merged(files[i].Name)
 		}
-		st.note(i, r.format, r.ignored, r.unreadable)
+		st.note(i, files[i].Name, r.format, r.ignored, r.unreadable)
 	}
 	wg.Wait()
 	all.Compact()
@@ -137,14 +139,20 @@ func newReadStats(n int) readStats {
 	return readStats{ByFormat: map[string]int{}, read: make([]bool, n), refused: make([]bool, n)}
 }
 
+// MaxPassedOver is how many files passed over are named; the rest are counted.
+const MaxPassedOver = 20
+
 // note counts what readFile said of the i-th file: read in format, passed over, or unreadable.
-func (st *readStats) note(i int, format inputs.Format, ignored bool, unreadable string) {
+func (st *readStats) note(i int, name string, format inputs.Format, ignored bool, unreadable string) {
 	switch {
 	case unreadable != "":
 		st.Unreadable = append(st.Unreadable, unreadable)
 		st.refused[i] = true
 	case ignored:
 		st.Ignored++
+		if len(st.PassedOver) < MaxPassedOver {
+			st.PassedOver = append(st.PassedOver, name)
+		}
 	case format != "":
 		st.read[i] = true
 		st.Read++

@@ -268,7 +268,7 @@ func (s *sink) output(fs []findings.Finding, res *Result) {
 	}
 	s.red.Set(res.Set)
 	res.Missing = s.red.Strings(res.Missing)
-	res.Files.Unreadable = s.red.Strings(res.Files.Unreadable)
+	res.Files.Unreadable, res.Files.PassedOver = s.red.Strings(res.Files.Unreadable), s.red.Strings(res.Files.PassedOver)
 	res.Notes = s.red.Strings(res.Notes)
 	res.Unrecognised, res.Warnings, res.Notices = s.red.Strings(res.Unrecognised), s.red.Strings(res.Warnings), s.red.Strings(res.Notices)
 }
