@@ -232,12 +232,12 @@ func (a *Anchorer) home(f findings.Finding, why []string) findings.Finding {
 	}
 	if !a.isFile(rel) {
 		// No fallback file is there (a folder that is no repository, or one without files):
-		// the input the finding was read from is, when it lies in the root.
+		// the input the finding was read from is, when it lies in the root. At its line 1, as at
+		// a fallback file's, so that repeats of one rule stay one result.
 		if f.Source.File != "" {
 			if in, ok := a.Path(a.inputPath(f.Source.File), ""); ok && a.isFile(in) {
-				line := max(f.Source.Line, 1)
-				f.Placed = findings.PlacedInput
-				return a.place(f, in, line, fmt.Sprintf("Anchored to line %d of %s, where it was recorded: no fallback file is in the repository; %s.", line, in, strings.Join(why, "; ")))
+				f.Placed = findings.PlacedFallback
+				return a.place(f, in, 1, fmt.Sprintf("Anchored to line 1 of %s, where it was recorded: the repository holds no fallback file; %s.", in, strings.Join(why, "; ")))
 			}
 		}
 	}
