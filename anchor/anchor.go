@@ -42,12 +42,16 @@ type Options struct {
 	// Input, when set, is applied to a call's input before anchoring reads it (collect redacts
 	// it): only the findings whose call touched a file need their input read.
 	Input func([]byte) []byte
+	// Inputs are the input files read (absolute, or relative to InputDir): the last fallback
+	// when the repository holds no file of the fallback chain.
+	Inputs []string
 }
 
 // Anchorer anchors findings in one repository. It is safe for concurrent use.
 type Anchorer struct {
 	root     string   // resolved root
 	inputDir string   // folder that input file names are relative to
+	inputs   []string // Options.Inputs
 	exact    []string // roots that map exactly: the root as given and resolved, git work trees
 	guess    []string // other roots the agent used
 	settings []*settings
@@ -91,7 +95,7 @@ func New(opts Options) (*Anchorer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anchor: %w", err)
 	}
-	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}, dirs: map[string]realDir{},
+	a := &Anchorer{root: root, inputDir: opts.InputDir, inputs: opts.Inputs, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}, dirs: map[string]realDir{},
 		diff: opts.Diff, mode: mode, input: opts.Input}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {
@@ -229,17 +233,6 @@ func (a *Anchorer) home(f findings.Finding, why []string) findings.Finding {
 	rel := a.fallbackFile()
 	if len(why) == 0 {
 		why = append(why, "the finding names no file")
-	}
-	if !a.isFile(rel) {
-		// No fallback file is there (a folder that is no repository, or one without files):
-		// the input the finding was read from is, when it lies in the root. At its line 1, as at
-		// a fallback file's, so that repeats of one rule stay one result.
-		if f.Source.File != "" {
-			if in, ok := a.Path(a.inputPath(f.Source.File), ""); ok && a.isFile(in) {
-				f.Placed = findings.PlacedFallback
-				return a.place(f, in, 1, fmt.Sprintf("Anchored to line 1 of %s, where it was recorded: the repository holds no fallback file; %s.", in, strings.Join(why, "; ")))
-			}
-		}
 	}
 	f.Placed = findings.PlacedFallback
 	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the fallback file: %s.", rel, strings.Join(why, "; ")))
@@ -483,8 +476,8 @@ func (a *Anchorer) columnsFit(f *file, loc *findings.Location) bool {
 }
 
 // fallbackFile is the first existing file of the fallback chain: the Fallback option,
-// .claude/settings.json, the running workflow file, README.md, the first tracked file, and
-// README.md when the repository has no file at all.
+// .claude/settings.json, the running workflow file, README.md, the first tracked file, the first
+// input read that lies in the repository, and README.md when there is none of them.
 func (a *Anchorer) fallbackFile() string { return a.fallbackRel() }
 
 // lookupFallback finds fallbackFile's answer.
@@ -496,6 +489,13 @@ func (a *Anchorer) lookupFallback() string {
 	}
 	if t := a.firstTracked(); t != "" {
 		return t
+	}
+	// No file of the chain is there (a folder that is no repository, or one without files): the
+	// first input read that lies in the root is, so that no result stands on a missing file.
+	for _, in := range a.inputs {
+		if rel, ok := a.Path(a.inputPath(in), ""); ok && a.isFile(rel) {
+			return rel
+		}
 	}
 	return "README.md"
 }

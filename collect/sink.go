@@ -58,6 +58,7 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 		Diff:        res.Diff,
 		Session:     cfg.SessionAnchor,
 		Input:       calls.input, // redacted when anchoring reads it, not for every finding
+		Inputs:      inputPaths(files),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
@@ -69,6 +70,15 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 		s.wait = &waiting{max: waitingBound(cfg)}
 	}
 	return s, nil
+}
+
+// inputPaths are the paths of the files to read.
+func inputPaths(files []file) []string {
+	out := make([]string, 0, min(len(files), 64))
+	for i := 0; i < len(files) && i < 64; i++ { // the first that lies in the root is the one used
+		out = append(out, files[i].Path)
+	}
+	return out
 }
 
 // again is the sink of the second pass (waiting.go): the same anchoring and redaction, every edit

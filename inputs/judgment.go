@@ -67,7 +67,8 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 }
 
 // addJudgment turns a judgment read from a file (the message text, read into j) into findings,
-// and counts it as one record. Gate findings stand at the line of the block; breaches at line 1.
+// and counts it as one record. Gate findings stand at the line of the block; breaches at their
+// own lines, else line 1.
 // Findings that state no location are left without one (they are anchored later). They are keyed
 // as AddFinalJudgment keys them, so the message read from its own file and from the run's
 // stream or transcript is one judgment.
@@ -75,18 +76,24 @@ func addJudgment(j gates.JudgmentResult, text string, base findings.Finding, opt
 	key := judgmentKey(findings.Finding{}, text)
 	n := 0
 	add := func(f findings.Finding, line int) {
-		f.Source.Line = line
+		if f.Source.Line < 1 {
+			f.Source.Line = line
+		}
 		f.EventKey = key + "/" + strconv.Itoa(n)
 		opts.add(set, f)
 		n++
 	}
 	if j.Response != nil {
-		for _, f := range findings.FromResponse(j.Response, base) {
-			add(f, max(j.BlockLine, 1))
+		at := base
+		at.Source.Line = max(j.BlockLine, 1)
+		for _, f := range findings.FromResponse(j.Response, at) {
+			add(f, at.Source.Line)
 		}
 	}
 	for _, b := range j.Breaches {
-		add(findings.FromBreach(b, base), 1)
+		at := base
+		at.Source.Line = 1 // FromBreach moves it to the breach's own line when it has one
+		add(findings.FromBreach(b, at), 1)
 	}
 	switch {
 	case n > 0:
