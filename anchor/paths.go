@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/findings"
 )
 
 // slash normalises a path as written by any runtime: Windows separators become forward
@@ -390,19 +391,22 @@ func (a *Anchorer) ShowCommand(cmd, cwd string) string {
 	return strings.Join(words, " ")
 }
 
-// HookCommand is how a hook is named to people: its command as the repository's hook settings
-// configure it, when one of them is the hook that ran (the same match as placing on the hook's
-// line), else the command as the record spells it with its paths shown (ShowCommand).
-func (a *Anchorer) HookCommand(hook, event, cwd string) string {
-	if strings.TrimSpace(hook) == "" {
-		return hook
+// HookCommand is how the hook of a call is named to people: its command as the repository's hook
+// settings configure it, when one of them is the hook that ran (the same match as placing on the
+// hook's line: for a record that names no hook, the one command configured for the event and
+// tool), else the command as the record spells it with its paths shown (ShowCommand).
+func (a *Anchorer) HookCommand(c findings.Call) string {
+	hook, event := c.Hook, c.Event
+	s, line, ok := findHook(a.settings, hook, event)
+	if !ok && strings.TrimSpace(hook) == "" {
+		s, line, ok = onlyHook(a.settings, c.Runtime, event, c.Tool)
 	}
-	if s, line, ok := findHook(a.settings, hook, event); ok {
+	if ok {
 		for _, c := range s.commands {
 			if c.line == line {
 				return c.command
 			}
 		}
 	}
-	return a.ShowCommand(hook, cwd)
+	return a.ShowCommand(hook, c.Cwd)
 }

@@ -172,7 +172,7 @@ func (s *sink) Redact(t string) string { return s.red.String(t) }
 func (s *sink) Show(p, cwd string) string { return s.anc.Show(p, cwd) }
 
 // ShowHook is how people read a hook's command (inputs.Sink).
-func (s *sink) ShowHook(hook, event, cwd string) string { return s.anc.HookCommand(hook, event, cwd) }
+func (s *sink) ShowHook(c findings.Call) string { return s.anc.HookCommand(c) }
 
 // forConsumer is f as the consumer sees it: every field redacted, not anchored.
 func (s *sink) forConsumer(f findings.Finding) findings.Finding {
@@ -260,7 +260,10 @@ func (s *sink) redactAnchored(a findings.Finding, hidden bool) findings.Finding 
 // shown is c with its file and hook as people read them (Show, ShowHook), once anchoring, which
 // reads them as the records wrote them, is done.
 func (s *sink) shown(c *findings.Call) *findings.Call {
-	file, hook := s.Show(c.FilePath, c.Cwd), s.ShowHook(c.Hook, c.Event, c.Cwd)
+	file, hook := s.Show(c.FilePath, c.Cwd), c.Hook
+	if hook != "" { // a record that names no hook keeps none: it tells less of it (findings.Set)
+		hook = s.ShowHook(*c)
+	}
 	if file == c.FilePath && hook == c.Hook {
 		return c
 	}

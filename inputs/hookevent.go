@@ -80,7 +80,9 @@ func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
-	a.HookShown = opts.ShowHook(a.Hook, a.Event, call.Cwd)
+	named := call
+	named.Hook, named.Event, named.Tool = a.Hook, a.Event, a.Tool
+	a.HookShown = opts.ShowHook(named)
 	cwd := call.Cwd
 	a.ShowPath = func(p string) string { return opts.Show(p, cwd) }
 	bind := opts.binding(call.Runtime)

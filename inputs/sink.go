@@ -22,9 +22,10 @@ type Sink interface {
 	// Show is how people read a path a call names (written in the folder cwd): repo-relative,
 	// or "<outside>/name".
 	Show(path, cwd string) string
-	// ShowHook is how people read a hook's command, as a record spells it for event: the command
-	// as the repository's settings configure it, else with its paths shown as Show shows them.
-	ShowHook(hook, event, cwd string) string
+	// ShowHook is how people read the command of the hook of a call (c.Hook, as a record spells
+	// it; "" when the record names none): the command as the repository's settings configure it,
+	// else with its paths shown as Show shows them.
+	ShowHook(c findings.Call) string
 }
 
 // Show is the sink's Show, or p without a sink.
@@ -35,12 +36,12 @@ func (o Options) Show(p, cwd string) string {
 	return o.Sink.Show(p, cwd)
 }
 
-// ShowHook is the sink's ShowHook, or hook without a sink.
-func (o Options) ShowHook(hook, event, cwd string) string {
+// ShowHook is the sink's ShowHook, or c.Hook without a sink.
+func (o Options) ShowHook(c findings.Call) string {
 	if o.Sink == nil {
-		return hook
+		return c.Hook
 	}
-	return o.Sink.ShowHook(hook, event, cwd)
+	return o.Sink.ShowHook(c)
 }
 
 // Redact is the sink's redaction of s, or s without a sink. Readers and checks apply it to a text
@@ -126,4 +127,4 @@ func (s Funcs) Show(p, cwd string) string {
 }
 
 // ShowHook is the hook as written.
-func (s Funcs) ShowHook(hook, _, _ string) string { return hook }
+func (s Funcs) ShowHook(c findings.Call) string { return c.Hook }
