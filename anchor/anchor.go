@@ -42,12 +42,16 @@ type Options struct {
 	// Input, when set, is applied to a call's input before anchoring reads it (collect redacts
 	// it): only the findings whose call touched a file need their input read.
 	Input func([]byte) []byte
+	// Inputs are the input files read (absolute, or relative to InputDir): the last fallback
+	// when the repository holds no file of the fallback chain.
+	Inputs []string
 }
 
 // Anchorer anchors findings in one repository. It is safe for concurrent use.
 type Anchorer struct {
 	root     string   // resolved root
 	inputDir string   // folder that input file names are relative to
+	inputs   []string // Options.Inputs
 	exact    []string // roots that map exactly: the root as given and resolved, git work trees
 	guess    []string // other roots the agent used
 	settings []*settings
@@ -91,7 +95,7 @@ func New(opts Options) (*Anchorer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("anchor: %w", err)
 	}
-	a := &Anchorer{root: root, inputDir: opts.InputDir, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}, dirs: map[string]realDir{},
+	a := &Anchorer{root: root, inputDir: opts.InputDir, inputs: opts.Inputs, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}, dirs: map[string]realDir{},
 		diff: opts.Diff, mode: mode, input: opts.Input}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {
@@ -180,7 +184,9 @@ func (a *Anchorer) Anchor(f findings.Finding) findings.Finding {
 			return f
 		}
 	}
-	if f.Call != nil {
+	// A judgment read from a run's records carries the run (runtime, session) but no tool call:
+	// it touched nothing, and "the call" would name a call that never was.
+	if f.Call != nil && (f.Call.Tool != "" || f.Call.Event != "") {
 		if fp := a.callFile(f.Call); fp == "" {
 			why = append(why, "the call touched no file")
 		} else if rel, ok := a.inRepo(&f, fp, cwd, "file", "the file the call touched", &why); ok {
@@ -244,6 +250,14 @@ func (a *Anchorer) hookLine(f findings.Finding) (rel string, line int, exact, ok
 	}
 	if s, line, ok := findHook(a.settings, hook, event); ok {
 		return s.rel, line, true, true
+	}
+	// A record that names no hook (a transcript's or stream's deny) is placed by its event: on
+	// the line of the one command configured for the event and the tool, where the record that
+	// names the hook (the recorder's log) places it too.
+	if f.Call != nil && strings.TrimSpace(hook) == "" {
+		if s, line, ok := onlyHook(a.settings, f.Call.Runtime, event, f.Call.Tool); ok {
+			return s.rel, line, true, true
+		}
 	}
 	var first *settings
 	for _, s := range a.settings {
@@ -462,8 +476,8 @@ func (a *Anchorer) columnsFit(f *file, loc *findings.Location) bool {
 }
 
 // fallbackFile is the first existing file of the fallback chain: the Fallback option,
-// .claude/settings.json, the running workflow file, README.md, the first tracked file, and
-// README.md when the repository has no file at all.
+// .claude/settings.json, the running workflow file, README.md, the first tracked file, the first
+// input read that lies in the repository, and README.md when there is none of them.
 func (a *Anchorer) fallbackFile() string { return a.fallbackRel() }
 
 // lookupFallback finds fallbackFile's answer.
@@ -475,6 +489,13 @@ func (a *Anchorer) lookupFallback() string {
 	}
 	if t := a.firstTracked(); t != "" {
 		return t
+	}
+	// No file of the chain is there (a folder that is no repository, or one without files): the
+	// first input read that lies in the root is, so that no result stands on a missing file.
+	for _, in := range a.inputs {
+		if rel, ok := a.Path(a.inputPath(in), ""); ok && a.isFile(rel) {
+			return rel
+		}
 	}
 	return "README.md"
 }

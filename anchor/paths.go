@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/agent"
+	"github.com/agc-sarif/agc-sarif/findings"
 )
 
 // slash normalises a path as written by any runtime: Windows separators become forward
@@ -338,4 +339,74 @@ func worktreeRoots(root string) []string {
 		out = append(out, filepath.Dir(filepath.Clean(g)))
 	}
 	return out
+}
+
+// Outside is how a path outside the repository is shown: "<outside>/" and its base name.
+const Outside = "<outside>"
+
+// Show is the one way a path is shown to people, in every message, the summary, annotations,
+// review comments, friction and stderr: relative to the repository (src/app.py), as Path maps
+// it (through cwd, the project folders, worktrees), or "<outside>/name" when it leaves the
+// repository or maps to nothing; "" stays "".
+func (a *Anchorer) Show(p, cwd string) string {
+	if strings.TrimSpace(p) == "" {
+		return p
+	}
+	if rel, ok := a.Path(p, cwd); ok {
+		return rel
+	}
+	return OutsideName(p)
+}
+
+// OutsideName is "<outside>/name" for a path outside the repository: its base name only.
+func OutsideName(p string) string {
+	b := path.Base(slash(strings.TrimRight(strings.TrimSpace(p), `/\`)))
+	if b == "." || b == "/" || b == "" || b == ".." {
+		return Outside
+	}
+	return Outside + "/" + b
+}
+
+// ShowCommand shows a command line with every absolute path word in it as Show shows it: a
+// hook command the records spell with the machine's folders ("/home/runner/work/r/r/hooks/g.py
+// --strict" becomes "hooks/g.py --strict"). Words are split on white space; quotes around a
+// word are kept around what replaces it.
+func (a *Anchorer) ShowCommand(cmd, cwd string) string {
+	if !strings.ContainsAny(cmd, `/\`) {
+		return cmd
+	}
+	words := strings.Fields(cmd)
+	for i, w := range words {
+		lead := w[:len(w)-len(strings.TrimLeft(w, `"'=`))]
+		core := strings.TrimLeft(w, `"'=`)
+		if k := strings.IndexByte(core, '='); k > 0 && strings.HasPrefix(core[k+1:], "/") { // --log=/tmp/x
+			lead, core = lead+core[:k+1], core[k+1:]
+		}
+		trail := core[len(strings.TrimRight(core, `"';`)):]
+		core = strings.TrimRight(core, `"';`)
+		if isAbs(slash(core)) || strings.HasPrefix(core, "~/") {
+			words[i] = lead + a.Show(core, cwd) + trail
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// HookCommand is how the hook of a call is named to people: its command as the repository's hook
+// settings configure it, when one of them is the hook that ran (the same match as placing on the
+// hook's line: for a record that names no hook, the one command configured for the event and
+// tool), else the command as the record spells it with its paths shown (ShowCommand).
+func (a *Anchorer) HookCommand(c findings.Call) string {
+	hook, event := c.Hook, c.Event
+	s, line, ok := findHook(a.settings, hook, event)
+	if !ok && strings.TrimSpace(hook) == "" {
+		s, line, ok = onlyHook(a.settings, c.Runtime, event, c.Tool)
+	}
+	if ok {
+		for _, c := range s.commands {
+			if c.line == line {
+				return c.command
+			}
+		}
+	}
+	return a.ShowCommand(hook, c.Cwd)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -86,8 +87,24 @@ type hookCommand struct {
 	event   string // the hooks key it is under: "PreToolUse", …
 	command string
 	name    string           // the hook's "name" beside its command (Gemini CLI's telemetry names hooks so)
+	matcher string           // the "matcher" of its group: which tools it runs for ("" or "*": all)
 	prog    hookprog.Program // the program it runs
 	line    int
+}
+
+// matches reports whether the hook's matcher selects tool, as the runtimes read a matcher: empty
+// or "*" selects every tool, else a regular expression over the whole tool name ("Edit|Write");
+// one that does not compile selects by equality. An unknown tool is selected.
+func (c hookCommand) matches(tool string) bool {
+	m := strings.TrimSpace(c.matcher)
+	if m == "" || m == "*" || tool == "" {
+		return true
+	}
+	re, err := regexp.Compile("^(?:" + m + ")$")
+	if err != nil {
+		return m == tool
+	}
+	return re.MatchString(tool)
 }
 
 // parseSettings walks the JSON text of a settings file token by token, so that every hook
@@ -113,6 +130,10 @@ func parseSettings(rel, runtime, text string) *settings {
 		expect bool   // an object expects a key next
 		name   string // the "name" member read in this object
 		cmd    int    // 1 + index in s.commands of the command read in this object; 0: none
+		// matcher and cmds: a group's "matcher" and the commands read under it (either may come
+		// first in the group).
+		matcher string
+		cmds    []int
 	}
 	var stack []frame
 	lineAt := func() int { return lineOf(text, int(dec.InputOffset())) }
@@ -151,8 +172,18 @@ func parseSettings(rel, runtime, text string) *settings {
 			switch {
 			case !ok || stack[0].key != "hooks":
 			case isCommandKey(keys, top.key, len(stack)):
-				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()})
+				c := hookCommand{event: stack[1].key, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()}
+				if len(stack) > 4 { // under a group: {"matcher": …, "hooks": [{"command": …}]}
+					c.matcher = stack[3].matcher
+					stack[3].cmds = append(stack[3].cmds, len(s.commands))
+				}
+				s.commands = append(s.commands, c)
 				top.cmd = len(s.commands)
+			case top.key == "matcher" && len(stack) == 4:
+				top.matcher = str
+				for _, i := range top.cmds {
+					s.commands[i].matcher = str
+				}
 			case top.key == "name" && len(stack) >= 5:
 				top.name = str
 				if top.cmd > 0 {
@@ -273,4 +304,36 @@ func findHook(all []*settings, hook, event string) (*settings, int, bool) {
 		}
 	}
 	return nil, 0, false
+}
+
+// onlyHook finds the one configured command that can have answered an event that names no hook
+// (a transcript's or stream's deny records no command): the commands of runtime's settings under
+// event whose matcher selects tool. It reports false when none or several are, which a record
+// that names no hook cannot tell apart.
+func onlyHook(all []*settings, runtime, event, tool string) (*settings, int, bool) {
+	if event == "" {
+		return nil, 0, false
+	}
+	var (
+		at   *settings
+		line int
+		cmd  string
+	)
+	for _, s := range all {
+		if runtime != "" && s.runtime != runtime {
+			continue
+		}
+		for _, c := range s.commands {
+			if c.event != event || !c.matches(tool) {
+				continue
+			}
+			if at != nil && (at != s || strings.TrimSpace(c.command) != cmd) {
+				return nil, 0, false
+			}
+			if at == nil {
+				at, line, cmd = s, c.line, strings.TrimSpace(c.command)
+			}
+		}
+	}
+	return at, line, at != nil
 }

@@ -62,7 +62,7 @@ func Check(ctx context.Context, cfg Config) (*Checked, error) {
 		return nil, err
 	}
 	out.Warnings = append(noFileWarns, folderWarnings(ex, st.read)...)
-	out.Unrecognised = unrecognisedNamed(ex, st.read, set)
+	out.Unrecognised = unrecognisedNamed(ex, st.said(), set)
 	red.Set(set)
 	out.Records, out.FilesRead, out.Ignored, out.Unreadable = set.Records, st.Read, st.Ignored, st.Unreadable
 	for _, l := range [][]string{out.Missing, out.Unreadable, out.Unrecognised, out.Warnings, out.Notices} {

@@ -116,18 +116,21 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		cfg.Jobs = runtime.NumCPU()
 	}
 	start := cfg.Now()
-	root, err := findRoot(ctx, cfg)
+	root, found, err := findRoot(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Root: root, Category: category(cfg)}
+	if !found {
+		res.Notices = append(res.Notices, noRootNotice)
+	}
 	stdin, cleanup, err := spoolStdin(cfg)
 	if err != nil {
 		return nil, err
 	}
 	defer cleanup()
 	ex := expandFor(cfg, stdin)
-	res.Notices = dropEmpty(&ex)
+	res.Notices = append(res.Notices, dropEmpty(&ex)...)
 	var noFileWarns []string
 	res.Missing, noFileWarns = noFiles(cfg.IfNoFilesFound, ex)
 	res.Missing = append(ex.Missing, res.Missing...)
@@ -147,7 +150,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	})
 	res.Files.Empty = len(res.Notices)
 	res.Warnings = append(noFileWarns, folderWarnings(ex, res.Files.read)...)
-	res.Unrecognised = unrecognisedNamed(ex, res.Files.read, res.Set)
+	res.Unrecognised = unrecognisedNamed(ex, res.Files.said(), res.Set)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -177,12 +180,18 @@ func FindRoot(ctx context.Context, cfg Config) (string, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = func(string) string { return "" }
 	}
-	return findRoot(ctx, cfg)
+	root, _, err := findRoot(ctx, cfg)
+	return root, err
 }
 
+// noRootNotice is said once when no repository root was found.
+const noRootNotice = "no repository root: the working folder is not in a git repository and neither --root nor GITHUB_WORKSPACE is set, so the working folder is taken as the root; paths are shown relative to it, and results are placed only on files in it"
+
 // findRoot picks the repository root: --root, else the git top level of Dir, else
-// GITHUB_WORKSPACE, else Dir. Symlinks are resolved so that paths compare.
-func findRoot(ctx context.Context, cfg Config) (string, error) {
+// GITHUB_WORKSPACE, else Dir (found false: no root was found, Dir stands in). Symlinks are
+// resolved so that paths compare.
+func findRoot(ctx context.Context, cfg Config) (string, bool, error) {
+	found := true
 	root := cfg.Root
 	if root != "" && !filepath.IsAbs(root) {
 		root = filepath.Join(cfg.Dir, root)
@@ -198,18 +207,18 @@ func findRoot(ctx context.Context, cfg Config) (string, error) {
 		root = cfg.Getenv("GITHUB_WORKSPACE")
 	}
 	if root == "" {
-		root = cfg.Dir
+		root, found = cfg.Dir, false
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return "", fmt.Errorf("repository root %s: %w", root, err)
+		return "", false, fmt.Errorf("repository root %s: %w", root, err)
 	}
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = r
 	} else {
-		return "", fmt.Errorf("repository root %s: %w", root, unwrapPathError(err))
+		return "", false, fmt.Errorf("repository root %s: %w", root, unwrapPathError(err))
 	}
-	return abs, nil
+	return abs, found, nil
 }
 
 // category is the runAutomationDetails.id: --category (the action's category input), else

@@ -153,8 +153,10 @@ func TestHostileDeepNesting(t *testing.T) {
 
 	// Named, auto: no reader recognises it; an error naming the file, exit 2.
 	collectIn(t, dir, time.Minute, "open.json").expect(t, 2, `open\.json:1: .*not a recognised input`)
-	// Forced AGC: the value never closes; named at line 1, the run ends normally.
-	collectIn(t, dir, time.Minute, "--format", "agc", "open.json").expect(t, 0, `open\.json:1: .*(cut short|nest|deep|too long|record limit)`)
+	// Forced AGC: the value never closes; named at line 1, and a forced format that read nothing
+	// from a named file is exit 2.
+	collectIn(t, dir, time.Minute, "--format", "agc", "open.json").expect(t, 2, `open\.json:1: .*(cut short|nest|deep|too long|record limit)`,
+		`open\.json: --format agc read nothing from it`)
 	// Forced AGC, balanced: too deep to be a response; the response on the next line is still
 	// read (its block makes the exit status 1 with --fail-on block).
 	o := collectIn(t, dir, time.Minute, "--format", "agc", "--fail-on", "block", "balanced.jsonl")
@@ -194,7 +196,8 @@ func TestHostileLongLine(t *testing.T) {
 }
 
 // TestHostileNUL: a file of NUL bytes named on the command line is not an input: an error, exit 2.
-// Forced through a reader, it is a problem naming file and line, not a crash.
+// Forced through a reader, it is a problem naming file and line, not a crash, and exit 2: the
+// forced format read nothing from it.
 func TestHostileNUL(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "zeros.jsonl", repeat("\x00", 4<<20))
@@ -202,7 +205,7 @@ func TestHostileNUL(t *testing.T) {
 	for _, f := range []string{"agc", "claude-transcript", "stream-json", "hook-log"} {
 		t.Run(f, func(t *testing.T) {
 			o := collectIn(t, dir, time.Minute, "--format", f, "zeros.jsonl")
-			o.expect(t, 0, `zeros\.jsonl:1: `)
+			o.expect(t, 2, `zeros\.jsonl:1: `, `zeros\.jsonl: --format `+f+` read nothing from it \(1 record skipped\); it looks like no format agc-sarif reads: binary data`)
 		})
 	}
 }

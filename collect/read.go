@@ -4,28 +4,45 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
+	"github.com/agc-sarif/agc-sarif/internal/plural"
 )
 
 // readStats counts what happened to the files.
 type readStats struct {
-	Read       int            // files read by a reader
-	ByFormat   map[string]int // files read, per format
-	Ignored    int            // files found by walking whose content no reader recognised
-	Unreadable []string       // named files that could not be read at all (exit 2)
-	Empty      int            // named files read empty (not given to a reader: see Result.Notices)
-	read       []bool         // per file given to readAll: read by a reader
+	Read     int            // files read by a reader
+	ByFormat map[string]int // files read, per format
+	Ignored  int            // files found by walking whose content no reader recognised
+	// PassedOver names the first MaxPassedOver of the Ignored files, in the order of the inputs.
+	PassedOver []string
+	Unreadable []string // named files that could not be read at all (exit 2)
+	Empty      int      // named files read empty (not given to a reader: see Result.Notices)
+	read       []bool   // per file given to readAll: read by a reader
+	refused    []bool   // per file given to readAll: in Unreadable
+}
+
+// said reports, per file given to readAll, whether what became of it is said already: read by a
+// reader, or unreadable (with its message).
+func (st readStats) said() []bool {
+	out := make([]bool, len(st.read))
+	for i := range out {
+		out[i] = st.read[i] || i < len(st.refused) && st.refused[i]
+	}
+	return out
 }
 
 // readAll reads every file with the reader of its format, jobs files at a time, and merges the
@@ -99,7 +116,7 @@ func readAll(ctx context.Context, files []file, format inputs.Format, opts input
 		if merged != nil {
 			merged(files[i].Name)
 		}
-		st.note(i, r.format, r.ignored, r.unreadable)
+		st.note(i, files[i].Name, r.format, r.ignored, r.unreadable)
 	}
 	wg.Wait()
 	all.Compact()
@@ -120,16 +137,23 @@ type parallel struct {
 
 // newReadStats is the stats of reading n files, none read yet.
 func newReadStats(n int) readStats {
-	return readStats{ByFormat: map[string]int{}, read: make([]bool, n)}
+	return readStats{ByFormat: map[string]int{}, read: make([]bool, n), refused: make([]bool, n)}
 }
 
+// MaxPassedOver is how many files passed over are named; the rest are counted.
+const MaxPassedOver = 20
+
 // note counts what readFile said of the i-th file: read in format, passed over, or unreadable.
-func (st *readStats) note(i int, format inputs.Format, ignored bool, unreadable string) {
+func (st *readStats) note(i int, name string, format inputs.Format, ignored bool, unreadable string) {
 	switch {
 	case unreadable != "":
 		st.Unreadable = append(st.Unreadable, unreadable)
+		st.refused[i] = true
 	case ignored:
 		st.Ignored++
+		if len(st.PassedOver) < MaxPassedOver {
+			st.PassedOver = append(st.PassedOver, name)
+		}
 	case format != "":
 		st.read[i] = true
 		st.Read++
@@ -224,12 +248,57 @@ func readFile(ctx context.Context, fl file, forced inputs.Format, opts inputs.Op
 	if err != nil {
 		return "", false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
+	forcedOn := fl.Explicit && !fl.Judgment && format == forced && forced != inputs.Auto
+	var looks string
+	if forcedOn { // before reading: the head is the reader's buffer
+		looks = looksLike(opts.Registry, head)
+	}
 	in := inputs.Input{Name: fl.Name, R: br, Named: fl.Named, Judgment: fl.Judgment,
 		At: fh, Size: info.Size(), Jobs: par.fileJobs, ChunkSize: par.chunkSize}
 	if err := rd.Read(ctx, in, opts, set); err != nil {
 		return format, false, fmt.Sprintf("%s: %v", fl.Name, err)
 	}
+	if forcedOn && set.Used == 0 && len(set.Findings) == 0 && looks != string(forced) {
+		// A forced format that read nothing from a file the user named: the wrong --format, most
+		// likely, and not a green run (exit 2).
+		return format, false, fmt.Sprintf("%s: --format %s read nothing from it (%s); it looks like %s", fl.Name, forced,
+			plural.N(set.Records, "record skipped", "records skipped"), orShape(looks, head))
+	}
 	return format, false, ""
+}
+
+// looksLike is the format detection gives a file's head, "" when none.
+func looksLike(reg inputs.Registry, head []byte) string { return string(reg.Detect(head)) }
+
+// orShape is a format's name, or, for a file in no format agc-sarif reads, what its first line
+// is: a JSON object and its first keys, other JSON, or text (no content is quoted).
+func orShape(format string, head []byte) string {
+	if format != "" {
+		return format
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "no format agc-sarif reads: binary data (NUL bytes)"
+	}
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	var obj map[string]json.RawMessage
+	err := json.NewDecoder(bytes.NewReader(head)).Decode(&obj) // a document over several lines
+	if err != nil {
+		err = json.Unmarshal(bytes.TrimSpace(line), &obj)
+	}
+	if err == nil {
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			if len(k) <= 40 && len(keys) < 6 {
+				keys = append(keys, strconv.Quote(k))
+			}
+		}
+		sort.Strings(keys)
+		return "no format agc-sarif reads: a JSON object with keys " + strings.Join(keys, ", ")
+	}
+	if json.Valid(bytes.TrimSpace(line)) {
+		return "no format agc-sarif reads: JSON that is not an object"
+	}
+	return "no format agc-sarif reads: its first line is not JSON (or not whole)"
 }
 
 // inputFile is an open input: read from the start, by offset, or again from the start.

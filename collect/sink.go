@@ -58,6 +58,7 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 		Diff:        res.Diff,
 		Session:     cfg.SessionAnchor,
 		Input:       calls.input, // redacted when anchoring reads it, not for every finding
+		Inputs:      inputPaths(files),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
@@ -69,6 +70,15 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 		s.wait = &waiting{max: waitingBound(cfg)}
 	}
 	return s, nil
+}
+
+// inputPaths are the paths of the files to read.
+func inputPaths(files []file) []string {
+	out := make([]string, 0, min(len(files), 64))
+	for i := 0; i < len(files) && i < 64; i++ { // the first that lies in the root is the one used
+		out = append(out, files[i].Path)
+	}
+	return out
 }
 
 // again is the sink of the second pass (waiting.go): the same anchoring and redaction, every edit
@@ -157,6 +167,13 @@ func (s *sink) Edit(e inputs.EditCall) {
 // Redact is the run's redaction of one text (inputs.Sink): readers cut what it returns.
 func (s *sink) Redact(t string) string { return s.red.String(t) }
 
+// Show is how people read a path (inputs.Sink): anchor.Show, the one function every output's
+// paths go through.
+func (s *sink) Show(p, cwd string) string { return s.anc.Show(p, cwd) }
+
+// ShowHook is how people read a hook's command (inputs.Sink).
+func (s *sink) ShowHook(c findings.Call) string { return s.anc.HookCommand(c) }
+
 // forConsumer is f as the consumer sees it: every field redacted, not anchored.
 func (s *sink) forConsumer(f findings.Finding) findings.Finding {
 	call := f.Call
@@ -216,7 +233,7 @@ func (s *sink) redactAnchored(a findings.Finding, hidden bool) findings.Finding 
 	a.Call = nil
 	g := s.red.Finding(a)
 	if call != nil {
-		g.Call = s.calls.redacted(call, false)
+		g.Call = s.shown(s.calls.redacted(call, false))
 	}
 	if a.Location != nil && g.Location.Path != a.Location.Path {
 		// The place anchoring chose (a fallback file) has a secret in its own name.
@@ -240,6 +257,21 @@ func (s *sink) redactAnchored(a findings.Finding, hidden bool) findings.Finding 
 	return g
 }
 
+// shown is c with its file and hook as people read them (Show, ShowHook), once anchoring, which
+// reads them as the records wrote them, is done.
+func (s *sink) shown(c *findings.Call) *findings.Call {
+	file, hook := s.Show(c.FilePath, c.Cwd), c.Hook
+	if hook != "" { // a record that names no hook keeps none: it tells less of it (findings.Set)
+		hook = s.ShowHook(*c)
+	}
+	if file == c.FilePath && hook == c.Hook {
+		return c
+	}
+	d := *c
+	d.FilePath, d.Hook = file, hook
+	return &d
+}
+
 // output redacts what the run shows besides the findings placed as they were read: the files
 // that reported each event (gathered while merging), problems, skip reasons, the names of inputs
 // and the notes. They reach stderr, the summary and the SARIF.
@@ -249,7 +281,7 @@ func (s *sink) output(fs []findings.Finding, res *Result) {
 	}
 	s.red.Set(res.Set)
 	res.Missing = s.red.Strings(res.Missing)
-	res.Files.Unreadable = s.red.Strings(res.Files.Unreadable)
+	res.Files.Unreadable, res.Files.PassedOver = s.red.Strings(res.Files.Unreadable), s.red.Strings(res.Files.PassedOver)
 	res.Notes = s.red.Strings(res.Notes)
 	res.Unrecognised, res.Warnings, res.Notices = s.red.Strings(res.Unrecognised), s.red.Strings(res.Warnings), s.red.Strings(res.Notices)
 }

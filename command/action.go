@@ -398,18 +398,10 @@ func stepSummary(_ context.Context, s *actionState) error {
 	if !s.in.Summary || p == "" {
 		return nil
 	}
-	res := s.res
-	section := frictionSection(s)
-	md := summary.Render(summary.Input{
-		Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
-		Missing: unreadInputs(res),
-		Failed:  outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
+	md := jobSummary(s.env, s.tap, s.res, summary.Input{
+		ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
-		Limit:  summary.Limit - len(section) - len(s.perms) - 4, // room for the Friction and permission sections
-		Checks: runtimes.Checks(),
-	})
-	md = summary.AddSection(md, section, summary.Limit)
-	md = summary.AddSection(md, s.perms, summary.Limit)
+	}, s.perms)
 	if err := ghenv.AppendFile(p, md); err != nil {
 		s.gha.Warningf("%s", "job summary: "+err.Error())
 	}

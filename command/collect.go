@@ -12,6 +12,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/inputs"
 	"github.com/agc-sarif/agc-sarif/internal/safewrite"
 	"github.com/agc-sarif/agc-sarif/runtimes"
@@ -149,6 +150,11 @@ func collectCommand(env *Env) *cli.Command {
 			if cfg.Levels, err = collect.ParseLevels(c.StringSlice("level")); err != nil {
 				return usageErrorf("%v", err)
 			}
+			var tap *friction.Tap
+			if c.String("preview") != "" {
+				tap = friction.NewTap() // the preview's Friction section reads the same pass, as the action's
+				cfg.Consumer = tap
+			}
 			res, err := collect.Run(c.Context, cfg)
 			if err != nil {
 				return exit(ExitUsage, err)
@@ -157,7 +163,7 @@ func collectCommand(env *Env) *cli.Command {
 				return exit(ExitUsage, err)
 			}
 			if dir := c.String("preview"); dir != "" {
-				if err := writePreview(env, dir, res, cfg.FailOn); err != nil {
+				if err := writePreview(env, dir, res, tap, cfg.FailOn); err != nil {
 					return exit(ExitUsage, err)
 				}
 			}

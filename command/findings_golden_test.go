@@ -307,7 +307,7 @@ func digestCollect(t *testing.T, c findingsCase) findingsDigest {
 	log, stderr := goldenCollectExit(t, c.root, ExitUsage, c.args...)
 	d := findingsDigest{Inputs: c.args, Counts: []string{}, Notifications: []string{}, Findings: []findingDigest{}}
 	for _, line := range strings.Split(stderr, "\n") {
-		for _, p := range []string{"records read:", "files read:", "findings of events"} {
+		for _, p := range []string{"records read:", "files read:", "findings of events", "of the findings those records gave"} {
 			if strings.HasPrefix(line, p) {
 				d.Counts = append(d.Counts, line)
 			}

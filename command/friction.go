@@ -149,14 +149,36 @@ func writeFriction(out string, env *Env, form string, rep friction.Report) error
 }
 
 // frictionSection is the job summary's Friction section, within summary.FrictionShare, from
-// what s.tap took of the one read collect made; "" when the inputs held no tool calls.
-func frictionSection(s *actionState) string {
-	if s.tap == nil || s.res == nil {
+// what tap took of the one read collect made; "" when the inputs held no tool calls.
+func frictionSection(env *Env, tap *friction.Tap, res *collect.Result) string {
+	if tap == nil || res == nil {
 		return ""
 	}
-	rep, err := frictionReport(s.env, s.tap, s.res.Root, 0)
+	rep, err := frictionReport(env, tap, res.Root, 0)
 	if err != nil || rep.Calls == 0 {
 		return ""
 	}
 	return friction.Markdown(rep, summary.FrictionShare)
+}
+
+// jobSummary is the job summary of res as the action writes it, and as collect --preview does:
+// in, the run's links and upload, completed with the findings of res, then the Friction section
+// of what tap took of the same read, all within summary.Limit.
+func jobSummary(env *Env, tap *friction.Tap, res *collect.Result, in summary.Input, more ...string) string {
+	sections := append([]string{frictionSection(env, tap, res)}, more...)
+	room := 0
+	for _, s := range sections {
+		if s != "" {
+			room += len(s) + 2
+		}
+	}
+	in.Findings, in.Set, in.LeftOut = res.Findings, res.Set, res.LeftOut
+	in.Missing, in.Failed = unreadInputs(res), outcomeNames(res.Failed)
+	in.Limit = summary.Limit - room // room for the Friction section and the others
+	in.Checks = runtimes.Checks()
+	md := summary.Render(in)
+	for _, s := range sections {
+		md = summary.AddSection(md, s, summary.Limit)
+	}
+	return md
 }

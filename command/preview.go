@@ -8,8 +8,8 @@ import (
 	"github.com/agc-sarif/agc-sarif/annotate"
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
+	"github.com/agc-sarif/agc-sarif/friction"
 	"github.com/agc-sarif/agc-sarif/internal/safewrite"
-	"github.com/agc-sarif/agc-sarif/runtimes"
 	"github.com/agc-sarif/agc-sarif/summary"
 )
 
@@ -18,20 +18,21 @@ const (
 	previewSummary     = "summary.md"
 	previewAnnotations = "annotations.txt"
 	previewSARIF       = "agc-results.sarif"
+	// previewUpload is the summary's line on code scanning: a preview uploads nothing.
+	previewUpload = "not uploaded (a preview)."
 )
 
 // writePreview writes what the action would show on GitHub into dir, without GitHub: the job
 // summary (summary.md), the annotations as the workflow commands the runner reads
 // (annotations.txt) and the SARIF (agc-results.sarif). Every finding is annotated, as with
-// diff-filter nofilter; links are plain paths. See docs/workflows.md ("Preview locally").
-func writePreview(env *Env, dir string, res *collect.Result, failOn []collect.Outcome) error {
+// diff-filter nofilter; links are plain paths. The summary is the action's (jobSummary), Friction
+// section included, from tap, which read the same pass. See docs/workflows.md ("Preview locally").
+func writePreview(env *Env, dir string, res *collect.Result, tap *friction.Tap, failOn []collect.Outcome) error {
 	if !isAbs(dir) {
 		dir = join(env.Dir, dir)
 	}
 	fails := func(f *findings.Finding) bool { return collect.Fails(failOn, f) }
-	md := summary.Render(summary.Input{Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
-		Missing: unreadInputs(res), Failed: outcomeNames(res.Failed), SARIFFile: previewSARIF, Fails: fails,
-		Checks: runtimes.Checks()})
+	md := jobSummary(env, tap, res, summary.Input{SARIFFile: previewSARIF, Upload: previewUpload, Fails: fails})
 	var ann bytes.Buffer
 	annotate.Write(&ann, res.Findings, annotate.Options{SARIFFile: previewSARIF, Fails: fails})
 	for _, f := range []struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	words "github.com/agc-sarif/agc-sarif/internal/plural"
 )
 
 // printTable ends stderr with findings per gate and verdict (when there are any), and the records
@@ -60,13 +61,20 @@ func printTable(w io.Writer, res *collect.Result) {
 	for _, r := range s.SkipReasons() {
 		reasons = append(reasons, fmt.Sprintf("%s: %d", r, s.Skips[r]))
 	}
+	// The accounting adds up: every record read gave findings or was skipped; of the findings, those
+	// of events another record told already are kept once, and the results stand for the rest.
 	line := fmt.Sprintf("records read: %d, gave findings: %d, skipped: %d", s.Records, s.Used, s.Skipped())
 	if len(reasons) > 0 {
 		line += " (" + strings.Join(reasons, "; ") + ")"
 	}
 	fmt.Fprintln(w, line)
+	events := 0
+	for _, f := range res.Findings {
+		events += max(f.Count, 1)
+	}
 	if s.Duplicates > 0 {
-		fmt.Fprintf(w, "findings of events already seen in another record: %d (kept once)\n", s.Duplicates)
+		fmt.Fprintf(w, "of the findings those records gave, %s of events already read from another record (kept once); the results stand for %s\n",
+			words.N(s.Duplicates, "was", "were"), words.N(events, "event", "events"))
 	}
 	if s.LeftOut > 0 {
 		fmt.Fprintf(w, "distinct results not kept while reading (only the heaviest are): %d, of %d events\n", s.LeftOut, s.LeftOutEvents)
@@ -76,4 +84,10 @@ func printTable(w io.Writer, res *collect.Result) {
 		fmt.Fprintf(w, ", passed over (not recognised): %d", res.Files.Ignored)
 	}
 	fmt.Fprintln(w)
+	for _, name := range res.Files.PassedOver {
+		fmt.Fprintf(w, "  passed over: %s\n", name)
+	}
+	if n := res.Files.Ignored - len(res.Files.PassedOver); n > 0 {
+		fmt.Fprintf(w, "  … and %d more passed over\n", n)
+	}
 }

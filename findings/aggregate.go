@@ -156,6 +156,11 @@ func (s *Set) mergeGroups(o *Set) {
 		}
 		s.Duplicates++
 		if oref.weight() > sref.weight() {
+			if sref.slot >= 0 && int(sref.slot) < len(s.Findings) {
+				for _, f := range s.Findings[sref.slot].Sources { // the files that reported it before
+					o.agree(oref.slot, f)
+				}
+			}
 			s.unplace(sref)
 			keep = append(keep, moved{id, oref})
 			o.agree(oref.slot, s.files[sref.file()])

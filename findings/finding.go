@@ -151,6 +151,9 @@ type Finding struct {
 	// Sources names the input files that reported the finding's event when more than one did
 	// (hook log, transcript, an agent-written file); the heaviest verdict among them is kept.
 	Sources []string `json:"sources,omitempty"`
+	// Named says the finding was read from a file the user named as a reviewer's output
+	// (--judgment): of one judgment's records, it is the one "Recorded at" names.
+	Named bool `json:"-"`
 	// Aliases are the other rule ids one event's records gave this finding (a hook named by its
 	// settings name in one record and by its program in another).
 	Aliases []string `json:"aliases,omitempty"`

@@ -123,7 +123,13 @@ func weightOf(f *Finding) int8 {
 // than a settings name, its exit status. Of two records of one event that tie otherwise, the one
 // that tells more keeps its words (a crash read "command unknown" from one file while another
 // names the command).
+//
+// A judgment's records tell nothing of a hook: the one read from a file the user named as the
+// reviewer's output (Finding.Named) tells most, so that it names where the judgment was recorded.
 func evidenceOf(f *Finding) int {
+	if f.Named {
+		return 3
+	}
 	c := f.Call
 	if c == nil {
 		return 0
@@ -261,8 +267,17 @@ func (s *Set) replace(id eventID, ref eventRef, f Finding, w int8) {
 		slot = ref.slot
 	default:
 		first := s.agg.groups[ref.slot].first
+		var prev []string // the files that reported the event before: still its sources
+		if int(ref.slot) < len(s.Findings) {
+			prev = slices.Clone(s.Findings[ref.slot].Sources)
+		}
 		s.unplace(ref)
 		slot = s.place(f, first)
+		defer func() {
+			for _, p := range prev {
+				s.agree(slot, p)
+			}
+		}()
 	}
 	s.events[id] = newRef(slot, f.Source.Line, s.fileIndex(f.Source.File), w)
 	s.agree(slot, oldFile)

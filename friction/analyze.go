@@ -74,12 +74,22 @@ func Analyze(calls []*Call, unmatched int, opts Options) Report {
 		sessions[c.Session] = true
 	}
 	groups := map[string]*group{}
+	kinds, keys := make([]string, len(sh)), make([]string, len(sh))
+	for i := range sh {
+		if sh[i].Rungs != 0 {
+			kinds[i], keys[i] = matchOf(&sh[i], opts)
+		}
+	}
+	broadest := coveringRules(kinds, keys)
 	for i := range sh {
 		c := &sh[i]
 		if c.Rungs == 0 {
 			continue
 		}
-		kind, key := matchOf(c, opts)
+		kind, key := kinds[i], keys[i]
+		if kind == KindPermission {
+			key = broadest[key]
+		}
 		g := groups[kind+"\x00"+key]
 		if g == nil {
 			g = &group{p: Pattern{Kind: kind, Pattern: key, Examples: []Example{}}, order: len(groups),
@@ -210,8 +220,8 @@ func (g *group) add(c *shaped, opts Options) {
 	if g.p.Kind == KindPermission {
 		_, own, prefix, safe := permissionRule(c, opts)
 		g.safe = g.safe && safe
-		if g.prefix == nil {
-			g.prefix, g.own = prefix, own
+		if g.prefix == nil && g.own == "" || own == g.p.Pattern && g.own != g.p.Pattern {
+			g.prefix, g.own = prefix, own // the rule of the call the pattern is named after wins
 		}
 		g.file = c.file
 		g.calls = append(g.calls, gates.HookCall{Tool: c.Tool, Input: c.Input, Cwd: c.Cwd})
@@ -483,4 +493,81 @@ func correction(a, b []string) (string, string) {
 		s++
 	}
 	return strings.Join(a[p:len(a)-s], " "), strings.Join(b[p:len(b)-s], " ")
+}
+
+// coveringRules maps each permission rule among keys (those of kind KindPermission) to the
+// broadest of them that covers it by the runtime's matching rules (itself when none does), so
+// that one entry that allows the other's calls is one pattern: Edit(*.md) takes Edit(docs/*.md),
+// Bash(gh pr:*) takes Bash(gh pr view:*).
+func coveringRules(kinds, keys []string) map[string]string {
+	var rules []string
+	seen := map[string]bool{}
+	for i, k := range keys {
+		if kinds[i] == KindPermission && !seen[k] {
+			seen[k] = true
+			rules = append(rules, k)
+		}
+	}
+	out := make(map[string]string, len(rules))
+	for _, r := range rules {
+		best := r
+		for changed := true; changed; {
+			changed = false
+			for _, o := range rules {
+				if o != best && Covers(o, best) && !Covers(best, o) {
+					best, changed = o, true
+				}
+			}
+		}
+		out[r] = best
+	}
+	return out
+}
+
+// Covers reports whether the permission rule a allows every call rule b allows, as Claude Code
+// matches its rules: the same tool; for a shell tool, a's prefix ("gh pr:*", "gh pr *") is b's or
+// a word prefix of it; for a file tool, a's pattern is b's, or a pattern without a folder
+// ("*.md", matched at any depth, as .gitignore patterns are) that matches b's file name, or a
+// folder's "dir/**" that holds b's pattern.
+func Covers(a, b string) bool {
+	ta, ra, okA := splitRule(a)
+	tb, rb, okB := splitRule(b)
+	if !okA || !okB || ta != tb {
+		return a == b
+	}
+	if ra == rb {
+		return true
+	}
+	if pa, ok := shellPrefix(ra); ok && (tb == "Bash" || strings.ContainsAny(ra, " :")) {
+		pb, _ := shellPrefix(rb)
+		return pb == pa || strings.HasPrefix(pb, pa+" ")
+	}
+	if dir, ok := strings.CutSuffix(ra, "/**"); ok {
+		return strings.HasPrefix(rb, dir+"/")
+	}
+	if !strings.Contains(ra, "/") {
+		m, err := path.Match(ra, path.Base(rb))
+		return err == nil && m
+	}
+	return false
+}
+
+// splitRule splits "Tool(content)" into its tool and content.
+func splitRule(r string) (string, string, bool) {
+	tool, rest, ok := strings.Cut(r, "(")
+	if !ok || !strings.HasSuffix(rest, ")") {
+		return "", "", false
+	}
+	return tool, strings.TrimSuffix(rest, ")"), true
+}
+
+// shellPrefix is the command prefix of a shell rule's content that ends in a wildcard ("gh pr:*",
+// "gh pr *"), and false for one that names a whole command.
+func shellPrefix(content string) (string, bool) {
+	for _, suf := range []string{":*", " *"} {
+		if p, ok := strings.CutSuffix(content, suf); ok {
+			return strings.TrimSpace(p), true
+		}
+	}
+	return content, false
 }

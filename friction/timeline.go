@@ -3,6 +3,8 @@ package friction
 import (
 	"bytes"
 	"encoding/json"
+	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -366,10 +368,10 @@ var verdictWeight = map[gates.Verdict]int{gates.Steer: 1, gates.Repaired: 2, gat
 // call matches stands as a call of its own.
 func (t *Timeline) matchPrompts() {
 	for i, p := range t.prompts {
-		key := canonical(p.Input)
+		key := canonicalCall(p.Input, p.Cwd)
 		var best *Call
 		for _, c := range t.calls {
-			if c.Tool != p.Tool || c.Session != p.Session || c.Has(Prompted) || canonical(c.Input) != key {
+			if c.Tool != p.Tool || c.Session != p.Session || c.Has(Prompted) || canonicalCall(c.Input, or(c.Cwd, p.Cwd)) != key {
 				continue
 			}
 			if best == nil || nearer(c, best, p.Source) {
@@ -455,6 +457,39 @@ func less(a, b findings.Source) bool {
 		return a.File < b.File
 	}
 	return a.Line < b.Line
+}
+
+// pathKeys are the tool-input members that name a file.
+var pathKeys = []string{"file_path", "notebook_path", "path"}
+
+// canonicalCall is a tool input as canonical gives it, with the file it names written relative
+// to cwd when it lies below it: one call whose hook input names the file absolutely
+// (/work/r/docs/a.md) and whose model tool call names it relatively (docs/a.md) is one call.
+func canonicalCall(b []byte, cwd string) string {
+	var v map[string]any
+	if cwd == "" || json.Unmarshal(b, &v) != nil {
+		return canonical(b)
+	}
+	base := strings.TrimRight(filepath.ToSlash(cwd), "/") + "/"
+	for _, k := range pathKeys {
+		if p, ok := v[k].(string); ok {
+			p = filepath.ToSlash(p)
+			if rel, ok := strings.CutPrefix(p, base); ok {
+				p = rel
+			}
+			v[k] = path.Clean(strings.TrimPrefix(p, "./"))
+		}
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+// or is s, or def when s is "".
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // canonical is a JSON value re-encoded with sorted keys, so that equal inputs compare equal.

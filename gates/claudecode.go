@@ -53,6 +53,12 @@ type HookAnswer struct {
 	// Redact hides secrets in agent text; messages apply it before they cut a text, so that a
 	// cut never leaves part of a secret the redactor could no longer recognise. nil: no change.
 	Redact func(string) string
+	// HookShown is how messages name the hook: its command as the settings configure it, paths
+	// as a reviewer reads them; "" → Hook, which the checks match records against.
+	HookShown string
+	// ShowPath shows a path of the call as people read it (repo-relative, "<outside>/name");
+	// nil: as written.
+	ShowPath func(string) string
 }
 
 // HookResult is what a hook answer holds for the findings.
@@ -748,7 +754,12 @@ func HookName(a HookAnswer) string {
 	if a.Hook == "" {
 		return "(command unknown)"
 	}
-	return fmt.Sprintf("%q", clip(a.Redact, a.Hook))
+	h := a.Hook
+	if a.HookShown != "" {
+		h = a.HookShown
+	}
+	// Quoted as written: %q would double every backslash and quote of the configured command.
+	return `"` + clipLine(a.Redact, h) + `"`
 }
 
 // CallPhrase names the tool call in messages: `the Bash call "git push"`, "the Edit of src/a.go".
@@ -762,6 +773,9 @@ func CallPhrase(a HookAnswer) string {
 		}
 		for _, k := range []string{"file_path", "notebook_path", "path"} {
 			if p := RawString(in[k]); p != "" {
+				if a.ShowPath != nil {
+					p = a.ShowPath(p)
+				}
 				return fmt.Sprintf("the %s call on %s", tool, clip(a.Redact, p))
 			}
 		}

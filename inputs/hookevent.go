@@ -80,6 +80,11 @@ func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) 
 		a.ToolInput = call.Input
 	}
 	a.Redact = opts.Redact
+	named := call
+	named.Hook, named.Event, named.Tool = a.Hook, a.Event, a.Tool
+	a.HookShown = opts.ShowHook(named)
+	cwd := call.Cwd
+	a.ShowPath = func(p string) string { return opts.Show(p, cwd) }
 	bind := opts.binding(call.Runtime)
 	res := bind.CheckHook(a)
 	if len(res.Responses) == 0 && len(res.Breaches) == 0 && res.Unstructured == nil {

@@ -62,28 +62,38 @@ func (judgmentReader) Read(ctx context.Context, in Input, opts Options, set *fin
 			Message: "not valid UTF-8; the bad bytes were read as U+FFFD"})
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
-	addJudgment(gates.ReadJudgment(string(data)), in.Name, opts, set)
+	addJudgment(gates.ReadJudgment(string(data)), string(data), findings.Finding{Source: findings.Source{File: in.Name}, Named: in.Judgment}, opts, set)
 	return nil
 }
 
-// addJudgment turns a judgment read from file into findings, and counts it as one record. Gate
-// findings stand at the line of the block; breaches at their own lines. Findings that state no
-// location are left without one (they are anchored later).
-func addJudgment(j gates.JudgmentResult, file string, opts Options, set *findings.Set) {
+// addJudgment turns a judgment read from a file (the message text, read into j) into findings,
+// and counts it as one record. Gate findings stand at the line of the block; breaches at their
+// own lines, else line 1.
+// Findings that state no location are left without one (they are anchored later). They are keyed
+// as AddFinalJudgment keys them, so the message read from its own file and from the run's
+// stream or transcript is one judgment.
+func addJudgment(j gates.JudgmentResult, text string, base findings.Finding, opts Options, set *findings.Set) {
+	key := judgmentKey(findings.Finding{}, text)
 	n := 0
-	if j.Response != nil {
-		line := j.BlockLine
-		if line < 1 {
-			line = 1
+	add := func(f findings.Finding, line int) {
+		if f.Source.Line < 1 {
+			f.Source.Line = line
 		}
-		for _, f := range findings.FromResponse(j.Response, findings.Finding{Source: findings.Source{File: file, Line: line}}) {
-			opts.add(set, f)
-			n++
+		f.EventKey = key + "/" + strconv.Itoa(n)
+		opts.add(set, f)
+		n++
+	}
+	if j.Response != nil {
+		at := base
+		at.Source.Line = max(j.BlockLine, 1)
+		for _, f := range findings.FromResponse(j.Response, at) {
+			add(f, at.Source.Line)
 		}
 	}
 	for _, b := range j.Breaches {
-		opts.add(set, findings.FromBreach(b, findings.Finding{Source: findings.Source{File: file, Line: 1}}))
-		n++
+		at := base
+		at.Source.Line = 1 // FromBreach moves it to the breach's own line when it has one
+		add(findings.FromBreach(b, at), 1)
 	}
 	switch {
 	case n > 0:
@@ -144,12 +154,10 @@ func AddMissingJudgment(why string, base findings.Finding, opts Options, set *fi
 		Message: why + ", so the judgment has no verdict (fail closed)"}, base))
 }
 
-// judgmentKey is the event key of a final message: its run (else its file) and a hash of its text.
-func judgmentKey(base findings.Finding, text string) string {
-	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))
-	run := "file:" + base.Source.File
-	if c := base.Call; c != nil && c.SessionID != "" {
-		run = c.Runtime + "/" + c.SessionID
-	}
-	return run + "/judgment/" + hex.EncodeToString(sum[:8])
+// judgmentKey is the event key of a final message: a hash of its text. The same message read from
+// its own file (--judgment review.md), from the run's stream-json and from its transcript is one
+// judgment, whichever of them names the run.
+func judgmentKey(_ findings.Finding, text string) string {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(strings.TrimPrefix(text, "\ufeff"))))
+	return "judgment/" + hex.EncodeToString(sum[:8])
 }

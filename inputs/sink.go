@@ -19,6 +19,29 @@ type Sink interface {
 	Edit(EditCall)
 	// Redact is the run's redaction of one text.
 	Redact(string) string
+	// Show is how people read a path a call names (written in the folder cwd): repo-relative,
+	// or "<outside>/name".
+	Show(path, cwd string) string
+	// ShowHook is how people read the command of the hook of a call (c.Hook, as a record spells
+	// it; "" when the record names none): the command as the repository's settings configure it,
+	// else with its paths shown as Show shows them.
+	ShowHook(c findings.Call) string
+}
+
+// Show is the sink's Show, or p without a sink.
+func (o Options) Show(p, cwd string) string {
+	if o.Sink == nil {
+		return p
+	}
+	return o.Sink.Show(p, cwd)
+}
+
+// ShowHook is the sink's ShowHook, or c.Hook without a sink.
+func (o Options) ShowHook(c findings.Call) string {
+	if o.Sink == nil {
+		return c.Hook
+	}
+	return o.Sink.ShowHook(c)
 }
 
 // Redact is the sink's redaction of s, or s without a sink. Readers and checks apply it to a text
@@ -60,6 +83,8 @@ type Funcs struct {
 	OnCall  func(CallEvent)
 	OnEdit  func(EditCall)
 	Redactf func(string) string
+	// Showf shows a path (Sink.Show); nil: as written.
+	Showf func(path, cwd string) string
 }
 
 // Finding puts f, prepared, into set.
@@ -92,3 +117,14 @@ func (s Funcs) Redact(t string) string {
 	}
 	return s.Redactf(t)
 }
+
+// Show is Showf(p, cwd), or p.
+func (s Funcs) Show(p, cwd string) string {
+	if s.Showf == nil {
+		return p
+	}
+	return s.Showf(p, cwd)
+}
+
+// ShowHook is the hook as written.
+func (s Funcs) ShowHook(c findings.Call) string { return c.Hook }

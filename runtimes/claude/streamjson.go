@@ -222,7 +222,9 @@ func (s *hookState) result(d []byte, line int) {
 		s.set.Skip(inputs.SkipNoAGCBlock)
 		return
 	}
-	inputs.AddFinalJudgment(text, s.finalBase(line, inputs.RawStr(m[1])), s.opts, s.set)
+	base := s.finalBase(line, inputs.RawStr(m[1]))
+	base.Named = s.judgment
+	inputs.AddFinalJudgment(text, base, s.opts, s.set)
 }
 
 // finalBase is the finding a final message's findings start from: its record and run.

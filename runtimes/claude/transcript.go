@@ -293,6 +293,7 @@ func (f *finalMessage) judge(s *hookState) {
 	case f.unsure && s.judgment:
 		inputs.AddMissingJudgment("a record after the reviewer's last readable message could not be read, so its final message is unknown", base, s.opts, s.set)
 	default:
+		base.Named = s.judgment
 		inputs.AddFinalJudgment(text, base, s.opts, s.set)
 	}
 }
