@@ -394,7 +394,7 @@ func stepSummary(_ context.Context, s *actionState) error {
 		Failed:  outcomeNames(res.Failed), ServerURL: s.ghc.ServerURL, Repo: s.ghc.Repository, SHA: s.up.sha,
 		SARIFFile: s.in.SARIFFile, Upload: s.up.line, Fails: s.fails, OnChange: s.onChange, Filter: s.filter,
 		Limit:  summary.Limit - len(section) - 2, // room for the Friction section
-		Checks: runtimes.Checks(),
+		Checks: runtimes.Checks(), Calls: res.Calls, CallsDropped: res.CallsDropped,
 	})
 	md = summary.AddSection(md, section, summary.Limit)
 	if err := ghenv.AppendFile(p, md); err != nil {

@@ -34,7 +34,7 @@ func writePreview(env *Env, dir string, res *collect.Result, failOn []collect.Ou
 	fails := func(f *findings.Finding) bool { return collect.Fails(failOn, f) }
 	md := summary.Render(summary.Input{Findings: res.Findings, Set: res.Set, LeftOut: res.LeftOut,
 		Missing: unreadInputs(res), Failed: outcomeNames(res.Failed), SARIFFile: previewSARIF, Fails: fails,
-		Checks: runtimes.Checks()})
+		Checks: runtimes.Checks(), Calls: res.Calls, CallsDropped: res.CallsDropped})
 	var ann bytes.Buffer
 	annotate.Write(&ann, res.Findings, annotate.Options{SARIFFile: previewSARIF, Fails: fails})
 	for name, data := range map[string][]byte{previewSummary: []byte(md), previewAnnotations: ann.Bytes(), previewSARIF: res.SARIF} {

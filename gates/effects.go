@@ -19,6 +19,7 @@ const (
 	AnswerTimeout       Answer = "timeout"        // the runtime's time limit ended the hook
 	AnswerPostBlock     Answer = "post-block"     // PostToolUse: a block with a reason
 	AnswerPostReplace   Answer = "post-replace"   // PostToolUse: the call's output replaced
+	AnswerPostContext   Answer = "post-context"   // PostToolUse: context for the model only
 )
 
 // Effect is what a runtime did with a hook's answer: the fact a finding reports.

@@ -87,6 +87,10 @@ func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) 
 	}
 	call = withToolNames(opts, call)
 	call.ExitKnown = a.HasExit
+	call.Answer = res.Answer
+	if row, ok := bind.Effects().Of(res.Answer); ok {
+		call.Effect = row.Effect
+	}
 	call.Key = ev.CallKey
 
 	key := ev.Key

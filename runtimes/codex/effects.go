@@ -19,4 +19,5 @@ var effects = gates.EffectTable{
 	{Answer: gates.AnswerCrash, Effect: gates.EffectFailedOpen, Verified: version, Evidence: "testdata/codex/run"},
 	{Answer: gates.AnswerInvalidJSON, Effect: gates.EffectFailedOpen, Verified: version, Evidence: readme},
 	{Answer: gates.AnswerPostBlock, Effect: gates.EffectReplaced, Verified: version, Evidence: readme, Note: "the call ran; its output was replaced by the reason"},
+	{Answer: gates.AnswerPostContext, Effect: gates.EffectDelivered, Verified: version, Evidence: readme, Note: "a developer message"},
 }
