@@ -1,6 +1,7 @@
 package findings
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,7 +21,7 @@ type SessionCall struct {
 	Runtime, Session string
 	Tool, What       string // the tool, and the command or file of the call
 	Time             string // the earliest record's time (RFC 3339), "" when none gave one
-	Source           Source // the first record read of it
+	Source           Source // its first record, by file and line
 	Rewritten        string // the call as a repair rewrote it, when one did
 	Outcomes         []Outcome
 }
@@ -97,14 +98,20 @@ func (l *CallLedger) Add(f *Finding) {
 		l.calls = append(l.calls, SessionCall{Key: k, Runtime: f.Call.Runtime, Session: f.Call.SessionID, Source: f.Source})
 	}
 	c := &l.calls[i]
-	if c.Tool == "" {
+	what := f.Call.Command
+	if what == "" {
+		what = f.Call.FilePath
+	}
+	// The first record by place names the call, whichever file was read first.
+	first := !ok || f.Source.File < c.Source.File || f.Source.File == c.Source.File && f.Source.Line < c.Source.Line
+	if first {
+		c.Source = f.Source
+	}
+	if c.Tool == "" || first && f.Call.Tool != "" {
 		c.Tool = f.Call.Tool
 	}
-	if c.What == "" {
-		c.What = f.Call.Command
-		if c.What == "" {
-			c.What = f.Call.FilePath
-		}
+	if c.What == "" || first && what != "" {
+		c.What = what
 	}
 	for _, t := range []string{f.FirstTime, f.Time} {
 		if t != "" && (c.Time == "" || earlier(t, c.Time)) {
@@ -127,9 +134,34 @@ func (l *CallLedger) Add(f *Finding) {
 // Calls are the calls gathered, in the order they happened: by time, then, for calls without
 // one, by where they were first recorded.
 func (l *CallLedger) Calls() []SessionCall {
-	out := append([]SessionCall(nil), l.calls...)
+	out := make([]SessionCall, len(l.calls))
+	for i, c := range l.calls {
+		c.Outcomes = slices.Clone(c.Outcomes)
+		slices.SortStableFunc(c.Outcomes, func(a, b Outcome) int {
+			return cmp.Or(cmp.Compare(eventRank(a.Event), eventRank(b.Event)), strings.Compare(a.Event, b.Event),
+				cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), strings.Compare(a.RuleID, b.RuleID))
+		})
+		out[i] = c
+	}
 	SortCalls(out)
 	return out
+}
+
+// eventRank orders the hook events of a call as they happen: before the call, then after.
+func eventRank(e string) int {
+	l := strings.ToLower(e)
+	if strings.HasPrefix(l, "pre") || strings.HasPrefix(l, "before") {
+		return 0
+	}
+	return 1
+}
+
+// kindRank puts the gates' claims before the contract findings about them.
+func kindRank(k Kind) int {
+	if k == Contract {
+		return 1
+	}
+	return 0
 }
 
 // SortCalls orders calls by time, calls without one last, then by where they were recorded.
