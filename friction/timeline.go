@@ -3,6 +3,7 @@ package friction
 import (
 	"bytes"
 	"encoding/json"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -366,10 +367,10 @@ var verdictWeight = map[gates.Verdict]int{gates.Steer: 1, gates.Repaired: 2, gat
 // call matches stands as a call of its own.
 func (t *Timeline) matchPrompts() {
 	for i, p := range t.prompts {
-		key := canonical(p.Input)
+		key := canonicalAt(p.Input, p.Cwd)
 		var best *Call
 		for _, c := range t.calls {
-			if c.Tool != p.Tool || c.Session != p.Session || c.Has(Prompted) || canonical(c.Input) != key {
+			if c.Tool != p.Tool || c.Session != p.Session || c.Has(Prompted) || canonicalAt(c.Input, c.Cwd) != key {
 				continue
 			}
 			if best == nil || nearer(c, best, p.Source) {
@@ -455,6 +456,27 @@ func less(a, b findings.Source) bool {
 		return a.File < b.File
 	}
 	return a.Line < b.Line
+}
+
+// pathFields are the tool-input fields that name a file: a runtime resolves a relative one
+// against the call's working folder, and its hook input names it absolute.
+var pathFields = []string{"file_path", "path", "notebook_path"}
+
+// canonicalAt is the tool input as the runtime runs it: canonical, with the file it names
+// resolved against cwd, so that the model's call (docs/a.md) and the hook input of the same call
+// (/repo/docs/a.md) compare equal.
+func canonicalAt(b []byte, cwd string) string {
+	var m map[string]any
+	if cwd == "" || json.Unmarshal(b, &m) != nil {
+		return canonical(b)
+	}
+	for _, k := range pathFields {
+		if p, ok := m[k].(string); ok && p != "" && !path.IsAbs(p) {
+			m[k] = path.Join(cwd, p)
+		}
+	}
+	out, _ := json.Marshal(m)
+	return string(out)
 }
 
 // canonical is a JSON value re-encoded with sorted keys, so that equal inputs compare equal.
