@@ -30,6 +30,7 @@ type SessionCall struct {
 // and what the runtime did with the answer (Effect).
 type Outcome struct {
 	Event   string
+	After   bool // the hook ran after the call
 	RuleID  string
 	Kind    Kind
 	Verdict gates.Verdict
@@ -127,7 +128,7 @@ func (l *CallLedger) Add(f *Finding) {
 	}
 	l.seen[ok2] = true
 	carried, known := Carried(f)
-	c.Outcomes = append(c.Outcomes, Outcome{Event: f.Call.Event, RuleID: f.RuleID, Kind: f.Kind, Verdict: f.Verdict,
+	c.Outcomes = append(c.Outcomes, Outcome{Event: f.Call.Event, After: f.Call.After, RuleID: f.RuleID, Kind: f.Kind, Verdict: f.Verdict,
 		Effect: f.Call.Effect, Carried: carried, Known: known})
 }
 
@@ -138,7 +139,7 @@ func (l *CallLedger) Calls() []SessionCall {
 	for i, c := range l.calls {
 		c.Outcomes = slices.Clone(c.Outcomes)
 		slices.SortStableFunc(c.Outcomes, func(a, b Outcome) int {
-			return cmp.Or(cmp.Compare(eventRank(a.Event), eventRank(b.Event)), strings.Compare(a.Event, b.Event),
+			return cmp.Or(cmp.Compare(afterRank(a.After), afterRank(b.After)), strings.Compare(a.Event, b.Event),
 				cmp.Compare(kindRank(a.Kind), kindRank(b.Kind)), strings.Compare(a.RuleID, b.RuleID))
 		})
 		out[i] = c
@@ -147,13 +148,12 @@ func (l *CallLedger) Calls() []SessionCall {
 	return out
 }
 
-// eventRank orders the hook events of a call as they happen: before the call, then after.
-func eventRank(e string) int {
-	l := strings.ToLower(e)
-	if strings.HasPrefix(l, "pre") || strings.HasPrefix(l, "before") {
-		return 0
+// afterRank orders the hook events of a call as they happen: before the call, then after.
+func afterRank(after bool) int {
+	if after {
+		return 1
 	}
-	return 1
+	return 0
 }
 
 // kindRank puts the gates' claims before the contract findings about them.
@@ -240,7 +240,7 @@ func (c *SessionCall) Did() string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, o := range c.Outcomes {
-		p := EffectPhrase(&Call{Event: o.Event, Effect: o.Effect})
+		p := EffectPhrase(&Call{Event: o.Event, After: o.After, Effect: o.Effect})
 		if o.Effect == gates.EffectRewritten && c.Rewritten != "" {
 			p = "the call ran as rewritten: " + Clip(c.Rewritten, 100)
 		}

@@ -10,7 +10,7 @@ func EffectPhrase(c *Call) string {
 	if c == nil {
 		return ""
 	}
-	post := c.Event == "PostToolUse" || c.Event == "AfterTool" || c.Event == "postToolUse"
+	post := c.After
 	switch c.Effect {
 	case gates.EffectRan:
 		return "the call ran as asked"
@@ -54,7 +54,7 @@ func Carried(f *Finding) (carried, known bool) {
 		return false, false
 	}
 	e := f.Call.Effect
-	post := f.Call.Event == "PostToolUse" || f.Call.Event == "AfterTool" || f.Call.Event == "postToolUse"
+	post := f.Call.After
 	switch f.Verdict {
 	case gates.Block:
 		if post {

@@ -92,6 +92,9 @@ type Call struct {
 	// binding's effect table ("" when the answer had no decision or the table has no row).
 	Answer gates.Answer `json:"answer,omitempty"`
 	Effect gates.Effect `json:"effect,omitempty"`
+	// After says the hook ran after the call (the runtime's PostToolUse), so its answer could only
+	// change what the model saw of the call.
+	After bool `json:"after,omitempty"`
 	// Key names the call by its order where the runtime's hook input names none (Gemini CLI,
 	// Copilot CLI): the key the readers hand the tool-call timeline, so that it joins the finding
 	// to its call.

@@ -78,6 +78,8 @@ type HookResult struct {
 	// Answer is the answer's form, as the bindings' effect tables name it ("" when the hook
 	// let the call through without a decision); the binding's Effects say what the runtime did.
 	Answer Answer
+	// After says the answer came after the call ran (the binding's PostToolUse event).
+	After bool
 }
 
 // Unstructured is a hook decision that carried no AGC response.
@@ -144,7 +146,7 @@ type AnswerView struct {
 func CheckAnswer(a HookAnswer, h Host, out *HookOutput) HookResult {
 	v := View(a, h, out)
 	a = v.a
-	res := HookResult{Answer: v.Form()}
+	res := HookResult{Answer: v.Form(), After: a.Event == "PostToolUse"}
 	if v.Failed != "" {
 		res.Decision = "failed"
 		if got, ok := runtimeEventMismatch(a); ok {
