@@ -513,6 +513,8 @@ func (v AnswerView) Form() Answer {
 		return AnswerPostBlock
 	case post && len(v.contexts()) > 0:
 		return AnswerPostContext
+	case post && v.a.HasExit && v.a.HasStdout:
+		return AnswerNone
 	case post:
 		return ""
 	case v.Exit2:
@@ -529,6 +531,8 @@ func (v AnswerView) Form() Answer {
 		return AnswerAsk
 	case len(v.contexts()) > 0:
 		return AnswerContext
+	case v.a.HasExit && v.a.HasStdout:
+		return AnswerNone
 	}
 	return ""
 }

@@ -21,4 +21,5 @@ var effects = gates.EffectTable{
 	{Answer: gates.AnswerPostBlock, Effect: gates.EffectDelivered, Verified: version, Evidence: "testdata/claude/post-block", Note: "the call ran; the reason reaches the model beside its output"},
 	{Answer: gates.AnswerPostReplace, Effect: gates.EffectReplaced, Verified: version, Evidence: "testdata/claude/post-repair", Note: "updatedToolOutput replaced the output the model saw"},
 	{Answer: gates.AnswerPostContext, Effect: gates.EffectDelivered, Verified: version, Evidence: "testdata/claude/post-block", Note: "the context reaches the model beside the output"},
+	{Answer: gates.AnswerNone, Effect: gates.EffectRan, Verified: version, Evidence: "testdata/claude/pre-block-through", Note: "no decision: the call ran as asked"},
 }

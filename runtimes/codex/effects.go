@@ -20,4 +20,5 @@ var effects = gates.EffectTable{
 	{Answer: gates.AnswerInvalidJSON, Effect: gates.EffectFailedOpen, Verified: version, Evidence: readme},
 	{Answer: gates.AnswerPostBlock, Effect: gates.EffectReplaced, Verified: version, Evidence: readme, Note: "the call ran; its output was replaced by the reason"},
 	{Answer: gates.AnswerPostContext, Effect: gates.EffectDelivered, Verified: version, Evidence: readme, Note: "a developer message"},
+	{Answer: gates.AnswerNone, Effect: gates.EffectRan, Verified: version, Evidence: "testdata/codex/run", Note: "no decision: the call ran as asked"},
 }

@@ -17,4 +17,5 @@ var effects = gates.EffectTable{
 	{Answer: gates.AnswerCrash, Effect: gates.EffectFailClosed, Verified: version, Evidence: "testdata/copilot/run", Note: "denied as \"(hook errored)\""},
 	{Answer: gates.AnswerInvalidJSON, Effect: gates.EffectFailedOpen, Verified: version, Evidence: readme},
 	{Answer: gates.AnswerPostBlock, Effect: gates.EffectReplaced, Verified: version, Evidence: readme, Note: "the call ran; the model got \"Tool result blocked\""},
+	{Answer: gates.AnswerNone, Effect: gates.EffectRan, Verified: version, Evidence: "testdata/copilot/run", Note: "no decision: the call ran as asked"},
 }

@@ -20,4 +20,5 @@ var effects = gates.EffectTable{
 	{Answer: gates.AnswerInvalidJSON, Effect: gates.EffectFailedOpen, Verified: version, Evidence: readme},
 	{Answer: gates.AnswerPostBlock, Effect: gates.EffectReplaced, Verified: version, Evidence: readme, Note: "the call ran; the model got the reason as its error"},
 	{Answer: gates.AnswerPostContext, Effect: gates.EffectDelivered, Verified: version, Evidence: readme, Note: "appended to the output as <hook_context>"},
+	{Answer: gates.AnswerNone, Effect: gates.EffectRan, Verified: version, Evidence: "testdata/gemini/run", Note: "no decision: the call ran as asked"},
 }

@@ -15,4 +15,5 @@ var effects = gates.EffectTable{
 	{Answer: gates.AnswerRewrite, Effect: gates.EffectIgnored, Verified: version, Evidence: readme, Note: "updatedInput was not applied"},
 	{Answer: gates.AnswerRewriteAllow, Effect: gates.EffectIgnored, Verified: version, Evidence: readme, Note: "updatedInput was not applied"},
 	{Answer: gates.AnswerCrash, Effect: gates.EffectFailedOpen, Verified: version, Evidence: readme},
+	{Answer: gates.AnswerNone, Effect: gates.EffectRan, Verified: version, Evidence: readme, Note: "no decision: the call ran as asked"},
 }
