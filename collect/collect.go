@@ -83,6 +83,10 @@ type Result struct {
 	Notes   []string // how the inputs were read, when it was not once (a second pass past the waiting bound)
 	Counts  Counts
 	Diff    *difffilter.Diff // the change's diff used for anchoring; nil without a base
+	// Calls are the tool calls that met a hook, each once however many records tell of it, in
+	// time order (the call model: findings.CallLedger); CallsDropped those past its bound.
+	Calls        []findings.SessionCall
+	CallsDropped int
 }
 
 // Counts are totals over the final findings (counting merged repeats once each).
@@ -157,6 +161,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := finish(ctx, cfg, res, start, snk); err != nil {
 		return nil, err
 	}
+	res.Calls, res.CallsDropped = snk.ledger.calls()
 	res.Counts = count(res.Findings)
 	res.Failed = failedAll(cfg, res)
 	return res, nil

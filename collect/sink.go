@@ -42,6 +42,7 @@ type sink struct {
 	pending  *pending    // what the consumer is handed, per file, until the file is merged
 	edits    *editGather // nil: edit calls are not asked for
 	wait     *waiting    // nil: every finding is anchored as it is read
+	ledger   *ledger     // the call model the summary counts from
 }
 
 // newSink makes the run's sink: anchoring to a file of the checkout at res.Root (with the change's
@@ -63,7 +64,7 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 	if err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
 	}
-	s := &sink{cfg: cfg, red: red, anc: anc, calls: calls, consumer: cfg.Consumer, pending: &pending{byFile: map[string][]func(){}},
+	s := &sink{cfg: cfg, red: red, anc: anc, calls: calls, consumer: cfg.Consumer, pending: &pending{byFile: map[string][]func(){}}, ledger: newLedger(),
 		fallback: sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })}
 	if res.Diff != nil && cfg.SessionAnchor != anchor.SessionConfig {
 		s.edits = newEditGather(anc, files)
@@ -84,7 +85,7 @@ func inputPaths(files []file) []string {
 // again is the sink of the second pass (waiting.go): the same anchoring and redaction, every edit
 // known, nothing waiting, and no consumer (it had the first pass).
 func (s *sink) again() *sink {
-	return &sink{cfg: s.cfg, red: s.red, anc: s.anc, calls: s.calls, fallback: s.fallback}
+	return &sink{cfg: s.cfg, red: s.red, anc: s.anc, calls: s.calls, fallback: s.fallback, ledger: s.ledger}
 }
 
 // Finding takes one finding a reader read into set (inputs.Sink).
@@ -96,6 +97,7 @@ func (s *sink) Finding(set *findings.Set, f findings.Finding) bool {
 	if f.Kind == findings.Unstructured && !s.cfg.IncludeUnstructured {
 		return false // read for the consumer only
 	}
+	s.noteCall(f)
 	if s.wait != nil && s.wait.full.Load() {
 		return true // past the bound: the second pass places it
 	}

@@ -176,6 +176,7 @@ func jobSummary(env *Env, tap *friction.Tap, res *collect.Result, in summary.Inp
 	in.Missing, in.Failed = unreadInputs(res), outcomeNames(res.Failed)
 	in.Limit = summary.Limit - room // room for the Friction section and the others
 	in.Checks = runtimes.Checks()
+	in.Calls, in.CallsDropped = res.Calls, res.CallsDropped
 	md := summary.Render(in)
 	for _, s := range sections {
 		md = summary.AddSection(md, s, summary.Limit)

@@ -88,6 +88,13 @@ type Call struct {
 	Cwd       string `json:"cwd,omitempty"`       // the agent's working folder at the time
 	// Input is the tool input as JSON, kept for anchoring (Edit old/new strings); may be nil.
 	Input []byte `json:"-"`
+	// Answer is the form of the hook's answer and Effect what the runtime did with it, by the
+	// binding's effect table ("" when the answer had no decision or the table has no row).
+	Answer gates.Answer `json:"answer,omitempty"`
+	Effect gates.Effect `json:"effect,omitempty"`
+	// After says the hook ran after the call (the runtime's PostToolUse), so its answer could only
+	// change what the model saw of the call.
+	After bool `json:"after,omitempty"`
 	// Key names the call by its order where the runtime's hook input names none (Gemini CLI,
 	// Copilot CLI): the key the readers hand the tool-call timeline, so that it joins the finding
 	// to its call.

@@ -34,6 +34,9 @@ func AlertText(f *Finding) string {
 	if s := CallLine(f.Call); s != "" {
 		lines = append(lines, s)
 	}
+	if s := effectLine(f); s != "" {
+		lines = append(lines, s)
+	}
 	if s := RepairLine(f.Repair); s != "" {
 		lines = append(lines, s)
 	}

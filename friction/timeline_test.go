@@ -228,3 +228,28 @@ func TestCorrectionRedacted(t *testing.T) {
 		t.Errorf("report %s", out)
 	}
 }
+
+// TestPromptRelativePathOnce: the model's Write names the file relative to its working folder
+// (docs/NOTES.md), the runtime's PermissionRequest hook input names it absolute
+// (/repo/docs/NOTES.md): one call, as the runtime ran it, not a call and a prompt of its own.
+func TestPromptRelativePathOnce(t *testing.T) {
+	tl := NewTimeline()
+	for i, f := range []string{"docs/NOTES.md", "CHANGES.md"} {
+		id := string(rune('A' + i))
+		tl.Add(inputs.CallEvent{Kind: inputs.CallUse, Source: findings.Source{File: "t", Line: 2*i + 1}, Session: "s", ID: id, Tool: "Write",
+			Input: []byte(`{"file_path":"` + f + `","content":"x"}`), Cwd: "/repo"})
+		tl.Add(inputs.CallEvent{Kind: inputs.CallResult, Source: findings.Source{File: "t", Line: 2*i + 2}, Session: "s", ID: id, IsError: true,
+			Text: "Claude requested permissions to write to /repo/" + f + ", but you haven't granted it yet."})
+		tl.Add(inputs.CallEvent{Kind: inputs.CallPrompt, Source: findings.Source{File: "h", Line: i + 1}, Session: "s", Tool: "Write",
+			Input: []byte(`{"file_path":"/repo/` + f + `","content":"x"}`), Cwd: "/repo"})
+	}
+	calls, _ := tl.Calls(nil)
+	if len(calls) != 2 {
+		t.Fatalf("%d calls, want 2 (each Write once):\n%+v", len(calls), calls)
+	}
+	for _, c := range calls {
+		if !c.Has(Prompted) {
+			t.Errorf("call %s: its prompt was not joined to it", c.ID)
+		}
+	}
+}

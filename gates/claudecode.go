@@ -3,7 +3,9 @@ package gates
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agc-sarif/agc-sarif/internal/jsonscan"
 )
@@ -35,6 +37,9 @@ type HookAnswer struct {
 	// Failed says the hook failed open: "crashed" (exit other than 0 or 2), "timeout",
 	// "cancelled", or "not-run" (could not be started); "" when it answered.
 	Failed string
+	// Limit is the runtime's time limit that ended a hook that timed out, when the record names
+	// it (Claude Code's hook_cancelled timeoutMs); Ran is how long the hook ran, when known.
+	Limit, Ran time.Duration
 
 	// Refused says the runtime refused the call because of a hook (a PreToolUse tool_result with
 	// is_error and "PreToolUse:<Tool> hook error: …"); RefusalText is that text after the prefix.
@@ -76,6 +81,11 @@ type HookResult struct {
 	// Decision is what the runtime did with the answer, as far as the evidence tells: "block",
 	// "repaired", "ask", "allow", "context", "failed" or "" (no decision, or unknown).
 	Decision string
+	// Answer is the answer's form, as the bindings' effect tables name it ("" when the hook
+	// let the call through without a decision); the binding's Effects say what the runtime did.
+	Answer Answer
+	// After says the answer came after the call ran (the binding's PostToolUse event).
+	After bool
 }
 
 // Unstructured is a hook decision that carried no AGC response.
@@ -142,10 +152,11 @@ type AnswerView struct {
 func CheckAnswer(a HookAnswer, h Host, out *HookOutput) HookResult {
 	v := View(a, h, out)
 	a = v.a
-	var res HookResult
+	res := HookResult{Answer: v.Form(), After: a.Event == "PostToolUse"}
 	if v.Failed != "" {
 		res.Decision = "failed"
 		if got, ok := runtimeEventMismatch(a); ok {
+			res.Answer = AnswerInvalidJSON
 			what := fmt.Sprintf("hookSpecificOutput.hookEventName %q", got)
 			if got == "" {
 				what = "no hookSpecificOutput.hookEventName"
@@ -164,7 +175,7 @@ func CheckAnswer(a HookAnswer, h Host, out *HookOutput) HookResult {
 			res.UpdatedInput = nil
 		}
 		if name := RawString(v.Out.HSO.HookEventName); !v.decoded && a.Event != "" && name != a.Event {
-			res.Decision = "failed"
+			res.Decision, res.Answer = "failed", AnswerInvalidJSON
 			got := fmt.Sprintf("hookSpecificOutput.hookEventName %q, not %q", name, a.Event)
 			if name == "" {
 				got = fmt.Sprintf("no hookSpecificOutput.hookEventName (want %q)", a.Event)
@@ -489,6 +500,49 @@ func looksAGC(s string, valid bool) bool {
 	return agc || gate && verdict
 }
 
+// Form is the answer's form, as the effect tables name it: how the hook failed, else the
+// heaviest thing it answered; "" when it let the call through without a decision.
+func (v AnswerView) Form() Answer {
+	post := v.a.Event == "PostToolUse"
+	switch {
+	case v.Failed == "timeout":
+		return AnswerTimeout
+	case v.Failed != "" && v.badJSON:
+		return AnswerInvalidJSON
+	case v.Failed != "":
+		return AnswerCrash
+	case v.Out != nil && v.Out.Continue != nil && !*v.Out.Continue:
+		return AnswerHalt
+	case post && v.Out != nil && v.Out.HSO != nil && v.updatesOutput():
+		return AnswerPostReplace
+	case post && v.Blocked():
+		return AnswerPostBlock
+	case post && len(v.contexts()) > 0:
+		return AnswerPostContext
+	case post && v.a.HasExit && v.a.HasStdout:
+		return AnswerNone
+	case post:
+		return ""
+	case v.Exit2:
+		return AnswerExit2
+	case v.Decision == "block":
+		return AnswerDecisionBlock
+	case v.Blocked():
+		return AnswerDeny
+	case v.repairedByAnswer() && v.Decision == "allow":
+		return AnswerRewriteAllow
+	case v.repairedByAnswer():
+		return AnswerRewrite
+	case v.Decision == "ask":
+		return AnswerAsk
+	case len(v.contexts()) > 0:
+		return AnswerContext
+	case v.a.HasExit && v.a.HasStdout:
+		return AnswerNone
+	}
+	return ""
+}
+
 // effect is what the runtime did with the answer.
 func (v AnswerView) effect() string {
 	switch {
@@ -574,6 +628,10 @@ func (v AnswerView) checkPre(r *Response) []Breach {
 // checkPost checks one response against the PostToolUse binding.
 func (v AnswerView) checkPost(r *Response) []Breach {
 	a := v.a
+	if r.Verdict == Repaired && v.Exit2 {
+		return []Breach{{Check: CheckRepairNoOutput, Pointer: "/verdict",
+			Message: fmt.Sprintf("gate %q answered repaired after %s but the hook exited 2, which only adds its stderr beside the output and sends no hookSpecificOutput.updatedToolOutput, so the model saw the original output.", r.Gate.ID, CallPhrase(a))}}
+	}
 	if v.Out == nil {
 		if !a.HasStdout || !v.exit0 {
 			return nil // stdout unknown, or an exit-2 answer: the decision fields cannot be judged
@@ -726,11 +784,19 @@ func (v AnswerView) failedMessage(how string) string {
 		how = "crashed"
 		if strings.Contains(a.Stderr, "Hook JSON output validation failed") {
 			how = "answered with JSON that " + v.h.Name + "'s hook schema rejected"
+		} else if a.HasExit && a.ExitCode < 0 {
+			how = "was ended by a signal before it answered"
 		} else if a.HasExit {
 			how = fmt.Sprintf("crashed (exit status %d)", a.ExitCode)
 		}
 	case "timeout":
 		how = "timed out"
+		switch {
+		case a.Limit > 0:
+			how = "timed out after " + seconds(a.Limit)
+		case a.Ran > 0:
+			how = "timed out: " + v.h.Name + " ended it after " + seconds(a.Ran)
+		}
 	case "cancelled":
 		how = "was cancelled"
 	case "not-run":
@@ -747,6 +813,11 @@ func (v AnswerView) failedMessage(how string) string {
 		}
 	}
 	return msg
+}
+
+// seconds is d as people read a hook's time limit: "3 s", "2.5 s".
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', -1, 64) + " s"
 }
 
 // HookName names the hook in messages.

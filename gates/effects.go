@@ -19,6 +19,8 @@ const (
 	AnswerTimeout       Answer = "timeout"        // the runtime's time limit ended the hook
 	AnswerPostBlock     Answer = "post-block"     // PostToolUse: a block with a reason
 	AnswerPostReplace   Answer = "post-replace"   // PostToolUse: the call's output replaced
+	AnswerPostContext   Answer = "post-context"   // PostToolUse: context for the model only
+	AnswerNone          Answer = "none"           // the whole answer is known and decides nothing: the call goes ahead
 )
 
 // Effect is what a runtime did with a hook's answer: the fact a finding reports.

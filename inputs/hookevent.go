@@ -92,6 +92,10 @@ func hookEventFindings(ev HookEvent, opts Options) ([]findings.Finding, string) 
 	}
 	call = withToolNames(opts, call)
 	call.ExitKnown = a.HasExit
+	call.Answer, call.After = res.Answer, res.After
+	if row, ok := bind.Effects().Of(res.Answer); ok {
+		call.Effect = row.Effect
+	}
 	call.Key = ev.CallKey
 
 	key := ev.Key

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
@@ -275,6 +276,7 @@ func hookLogEvent(opts Options, data []byte, src findings.Source, elided bool, c
 		}
 	case r.TimedOut:
 		a.Failed = "timeout"
+		a.Ran = time.Duration(r.DurationMS * float64(time.Millisecond))
 	case r.Signal != "" || r.ExitCode < 0:
 		a.Failed = "crashed"
 	}

@@ -192,6 +192,7 @@ func forwardUntilExit(ctx context.Context, hook *hookProcess, signals <-chan os.
 	defer poll.Stop()
 	for {
 		if ws, reaped := hook.reap(); reaped {
+			noteLateSignal(ws, signals, o)
 			return ws
 		}
 		select {
@@ -211,6 +212,35 @@ func forwardUntilExit(ctx context.Context, hook *hookProcess, signals <-chan os.
 				forward(hook, syscall.SIGTERM, o)
 			}
 		}
+	}
+}
+
+// lateSignalWait is how long a hook ended by a signal the recorder did not forward waits for that
+// signal to reach the recorder too: a runtime that ends a timed-out hook by signalling every
+// process of its tree (the shell, the recorder, the hook) may reach the hook first, and the
+// recorder would then log the timeout as a crash.
+const lateSignalWait = 250 * time.Millisecond
+
+// noteLateSignal notes a signal the recorder received as the hook ended, which the wait for its
+// exit did not take: one already queued, or, when a signal ended the hook and none reached the
+// recorder yet, one that comes within lateSignalWait. Nothing is forwarded: the hook is gone.
+func noteLateSignal(ws syscall.WaitStatus, signals <-chan os.Signal, o *outcome) {
+	if o.received != nil || signals == nil {
+		return
+	}
+	select {
+	case sig := <-signals:
+		o.received = sig
+		return
+	default:
+	}
+	if !ws.Signaled() {
+		return
+	}
+	select {
+	case sig := <-signals:
+		o.received = sig
+	case <-time.After(lateSignalWait):
 	}
 }
 

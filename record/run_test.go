@@ -192,3 +192,42 @@ func TestRunHoldsOutputUntilSignalsReady(t *testing.T) {
 		t.Errorf("after SignalsReady: stdout %q stderr %q", o, e)
 	}
 }
+
+// TestRunTimeoutSignalAfterHookDied: a runtime that ends a timed-out hook by signalling each
+// process of its tree may reach the hook before the recorder; the recorder's SIGTERM, coming
+// after the hook is gone, still marks the record timed_out (it once logged such a run as a crash).
+func TestRunTimeoutSignalAfterHookDied(t *testing.T) {
+	signals := make(chan os.Signal, 1)
+	stdout := &syncBuffer{}
+	rec := make(chan signalSeen, 1)
+	go func() {
+		_, r := Run(context.Background(), Options{
+			Command: []string{"sh", "-c", `echo $$; exec sleep 30`}, Stdin: strings.NewReader(""), Stdout: stdout,
+			Stderr: io.Discard, Log: filepath.Join(t.TempDir(), "log.jsonl"), Signals: signals,
+		})
+		rec <- signalSeen{r.Signal, r.TimedOut}
+	}()
+	waitFor(t, "the hook's pid", func() bool { return strings.HasSuffix(stdout.String(), "\n") })
+	pid, err := strconv.Atoi(strings.TrimSpace(stdout.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// The hook is dead (a zombie until the recorder reaps it, or gone) before the recorder's
+	// signal arrives.
+	waitFor(t, "the hook to end", func() bool {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		return err != nil || strings.Contains(string(b), ") Z ")
+	})
+	signals <- syscall.SIGTERM
+	if got := <-rec; got != (signalSeen{"terminated", true}) {
+		t.Errorf("record signal, timed_out = %+v, want terminated, true", got)
+	}
+}
+
+type signalSeen struct {
+	Signal   string
+	TimedOut bool
+}

@@ -458,6 +458,7 @@ func (r *Redactor) Call(c findings.Call) *findings.Call {
 	s := r.String
 	c.Runtime, c.Event, c.Tool, c.ToolUseID, c.SessionID = s(c.Runtime), s(c.Event), s(c.Tool), s(c.ToolUseID), s(c.SessionID)
 	c.Hook, c.Command, c.FilePath, c.Cwd, c.Key = s(c.Hook), s(c.Command), s(c.FilePath), s(c.Cwd), s(c.Key)
+	c.Answer, c.Effect = gates.Answer(s(string(c.Answer))), gates.Effect(s(string(c.Effect)))
 	c.Input = r.JSON(c.Input)
 	return &c
 }

@@ -117,13 +117,9 @@ func TestRealSessionInOrder(t *testing.T) {
 		times = append(times, m[1])
 	}
 	var want []string
-	for _, f := range res.Findings {
-		if f.Call != nil && f.Time != "" {
-			tm, err := time.Parse(time.RFC3339Nano, f.Time)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want = append(want, tm.UTC().Format("15:04:05.000"))
+	for _, c := range findings.CallsOf(res.Findings) {
+		if c.Time != "" {
+			want = append(want, c.Time)
 		}
 	}
 	if len(times) != len(want) || len(times) < 3 {

@@ -2,12 +2,10 @@ package summary
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/agc-sarif/agc-sarif/findings"
-	"github.com/agc-sarif/agc-sarif/gates"
 	"github.com/agc-sarif/agc-sarif/internal/plural"
 )
 
@@ -17,76 +15,43 @@ const sessionOpen = 20
 // maxSession bounds the calls the Session section lists at all.
 const maxSession = 500
 
-// event is one tool call that met a gate, placed in time.
-type event struct {
-	f  findings.Finding
-	at time.Time // zero when the records gave no time
-}
-
-// timeline is the findings about a tool call, in the order the calls happened: by time, then,
-// for calls without one, by where they were recorded.
-func timeline(fs []findings.Finding) []event {
-	var evs []event
-	for _, f := range fs {
-		if f.Call == nil || (f.Call.Tool == "" && f.Call.Command == "" && f.Call.FilePath == "") {
-			continue
-		}
-		t := f.FirstTime
-		if t == "" {
-			t = f.Time
-		}
-		at, _ := time.Parse(time.RFC3339Nano, t)
-		evs = append(evs, event{f: f, at: at})
-	}
-	sort.SliceStable(evs, func(i, j int) bool {
-		a, b := evs[i], evs[j]
-		if a.at.IsZero() != b.at.IsZero() {
-			return !a.at.IsZero()
-		}
-		if !a.at.Equal(b.at) {
-			return a.at.Before(b.at)
-		}
-		if a.f.Source.File != b.f.Source.File {
-			return a.f.Source.File < b.f.Source.File
-		}
-		return a.f.Source.Line < b.f.Source.Line
-	})
-	return evs
-}
-
-// writeSession writes the Session section: the agent's tool calls that met a gate, in order, with
-// what followed each; the rows past sessionOpen are collapsed.
-func writeSession(b *strings.Builder, fs []findings.Finding, budget int) {
-	evs := timeline(fs)
-	if len(evs) == 0 {
+// writeSession writes the Session section: one row per tool call that met a hook, in the order
+// the calls happened, with what each hook answered and what the runtime then did; the rows past
+// sessionOpen are collapsed. A call is one row however many records and findings tell of it.
+func writeSession(b *strings.Builder, calls []findings.SessionCall, dropped, budget int) {
+	if len(calls) == 0 {
 		return
 	}
 	days := map[string]bool{}
-	for _, e := range evs {
-		if !e.at.IsZero() {
-			days[e.at.UTC().Format(time.DateOnly)] = true
+	for _, c := range calls {
+		if at := at(c); !at.IsZero() {
+			days[at.UTC().Format(time.DateOnly)] = true
 		}
 	}
-	fmt.Fprintf(b, "### Session (%s)\n\n", plural.N(len(evs), "call", "calls"))
-	b.WriteString("The agent's tool calls that met a gate, in the order they happened (times UTC). " +
-		"Then: what followed: the call as the gate rewrote it, or the same session's next call that met a gate " +
-		"(calls that passed every gate are not recorded).\n\n")
-	const header = "| # | Time | Tool | Command or file | Verdict | Then |\n|--:|---|---|---|---|---|\n"
+	total := len(calls) + dropped
+	fmt.Fprintf(b, "### Session (%s)\n\n", plural.N(total, "call", "calls"))
+	b.WriteString("The agent's tool calls that met a hook, in the order they happened (times UTC): what the hooks answered, " +
+		"and what the runtime then did with the call. A call a hook failed open on ran unguarded; calls that passed every gate are not recorded.\n\n")
+	const header = "| # | Time | Tool | Command or file | Hooks answered | What the runtime did |\n|--:|---|---|---|---|---|\n"
 	b.WriteString(header)
 	listed := 0
-	for i, e := range evs {
+	for i, c := range calls {
 		if i == maxSession {
 			break
 		}
 		if i == sessionOpen {
 			more := "calls"
-			if len(evs)-i == 1 {
+			if len(calls)-i == 1 {
 				more = "call"
 			}
-			fmt.Fprintf(b, "\n<details><summary>%d more %s</summary>\n\n%s", len(evs)-i, more, header)
+			fmt.Fprintf(b, "\n<details><summary>%d more %s</summary>\n\n%s", len(calls)-i, more, header)
 		}
-		row := fmt.Sprintf("| %d | %s | %s | %s | %s | %s |\n", i+1, clock(e, len(days) > 1), Cell(clip(e.f.Call.Tool, 30)),
-			Text(clip(callWhat(e.f.Call), 100)), verdictCell(e.f), Text(clip(then(evs, i), 120)))
+		what := c.What
+		if what == "" {
+			what = "—"
+		}
+		row := fmt.Sprintf("| %d | %s | %s | %s | %s | %s |\n", i+1, clock(at(c), len(days) > 1), Cell(clip(c.Tool, 30)),
+			Text(clip(what, 100)), answered(c), didCell(c))
 		if b.Len()+len(row) > budget {
 			break
 		}
@@ -96,61 +61,61 @@ func writeSession(b *strings.Builder, fs []findings.Finding, budget int) {
 	if listed > sessionOpen {
 		b.WriteString("\n</details>\n")
 	}
-	if n := len(evs) - listed; n > 0 {
+	if n := total - listed; n > 0 {
 		fmt.Fprintf(b, "\n… %s more are not listed here; all of them are in the SARIF file.\n", plural.N(n, "call", "calls"))
 	}
 	b.WriteString("\n")
 }
 
-// clock is the time of an event to the millisecond, with the date when the calls span days.
-func clock(e event, withDate bool) string {
-	if e.at.IsZero() {
+// at is the time of a call, zero when the records gave none.
+func at(c findings.SessionCall) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, c.Time)
+	return t
+}
+
+// clock is the time of a call to the millisecond, with the date when the calls span days.
+func clock(at time.Time, withDate bool) string {
+	if at.IsZero() {
 		return "—"
 	}
 	if withDate {
-		return e.at.UTC().Format("2006-01-02 15:04:05.000")
+		return at.UTC().Format("2006-01-02 15:04:05.000")
 	}
-	return e.at.UTC().Format("15:04:05.000")
+	return at.UTC().Format("15:04:05.000")
 }
 
-func callWhat(c *findings.Call) string {
-	switch {
-	case c.Command != "":
-		return c.Command
-	case c.FilePath != "":
-		return c.FilePath
-	}
-	return "—"
-}
-
-// verdictCell is the verdict and the gate's rule, with the number of events when repeats merged.
-func verdictCell(f findings.Finding) string {
-	s := "**" + column(f) + "** " + Text(clip(ruleName(f), 60))
-	if c := count(f); c > 1 {
-		s += fmt.Sprintf(" ×%d", c)
-	}
-	return s
-}
-
-// then says what followed event i: a repair's rewritten call, else the same session's next call
-// that met a gate, else that none did.
-func then(evs []event, i int) string {
-	f := evs[i].f
-	if f.Verdict == gates.Repaired && f.Repair != nil {
-		return "ran as rewritten: " + orEmpty(findings.Clip(f.Repair.After, 100))
-	}
-	for _, n := range evs[i+1:] {
-		if n.f.Call.SessionID != f.Call.SessionID {
+// answered lists each rule that met the call once, with its verdict (or "contract").
+func answered(c findings.SessionCall) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, o := range c.Outcomes {
+		col := string(o.Verdict)
+		if o.Kind == findings.Contract {
+			col = "contract"
+		}
+		k := col + " " + o.RuleID
+		if seen[k] {
 			continue
 		}
-		if n.f.Call.ToolUseID != "" && n.f.Call.ToolUseID == f.Call.ToolUseID {
-			continue // the same call, met by another gate
+		seen[k] = true
+		parts = append(parts, "**"+col+"** "+Text(clip(o.RuleID, 60)))
+		if len(parts) == 4 {
+			break
 		}
-		s := "next: " + n.f.Call.Tool + " " + findings.Clip(callWhat(n.f.Call), 60) + " (" + column(n.f) + ")"
-		if !n.at.IsZero() && !evs[i].at.IsZero() {
-			s = fmt.Sprintf("after %s, %s", n.at.Sub(evs[i].at).Round(time.Millisecond), s)
-		}
-		return s
 	}
-	return "no later call met a gate"
+	return strings.Join(parts, "; ")
+}
+
+// didCell is what the runtime did, bold when the call ran unguarded or a gate's claim was not
+// carried out.
+func didCell(c findings.SessionCall) string {
+	d := c.Did()
+	if d == "" {
+		return "not recorded"
+	}
+	d = Text(clip(d, 160))
+	if c.Unguarded() || strings.Contains(c.Did(), "not the gate's") {
+		return "**" + d + "**"
+	}
+	return d
 }

@@ -60,6 +60,11 @@ type Input struct {
 	// Checks are the rows of the contract checks (runtimes.Checks()), whose fixes the summary
 	// lists; nil: the shared rows only (gates.Checks()).
 	Checks gates.Rows
+	// Calls are the tool calls that met a hook, each once (collect's call model), which the
+	// headline and the Session table count; nil: the calls of Findings (findings.CallsOf).
+	Calls []findings.SessionCall
+	// CallsDropped is how many calls past the model's bound are not in Calls.
+	CallsDropped int
 }
 
 // Render builds the summary Markdown. It never exceeds the size cap: groups stop early, and as
@@ -76,8 +81,12 @@ func Render(in Input) string {
 	fs := append([]findings.Finding(nil), in.Findings...)
 	findings.SortHeaviest(fs)
 
+	calls := in.Calls
+	if calls == nil {
+		calls = findings.CallsOf(in.Findings)
+	}
 	var b strings.Builder
-	writeTitle(&b, fs)
+	writeTitle(&b, fs, calls)
 	tail := renderTail(in, fs) // bounded: maxListed entries of bounded size
 	budget := limit - len(tail) - 1024
 	writeWhyFailed(&b, in, fs, budget)
@@ -87,7 +96,7 @@ func Render(in Input) string {
 	for _, g := range groups(in, fs) {
 		writeGroup(&b, in, g, rows, budget)
 	}
-	writeSession(&b, fs, budget)
+	writeSession(&b, calls, in.CallsDropped, budget)
 	b.WriteString(tail)
 	return capText(b.String(), limit)
 }
@@ -122,11 +131,46 @@ func totals(fs []findings.Finding) map[string]tally {
 	return t
 }
 
-func writeTitle(b *strings.Builder, fs []findings.Finding) {
+// writeTitle is the headline: what the runtime did, counted by call (a call blocked by two
+// gates is one block enforced), with the gates' claims it did not carry out beside it; findings
+// about no tool call (a reviewer's judgment) count as results. Contract findings are results.
+func writeTitle(b *strings.Builder, fs []findings.Finding, calls []findings.SessionCall) {
 	t := totals(fs)
-	fmt.Fprintf(b, "## AGC gates: %s, %s, %s, %s\n\n",
-		plural.N(t["block"].results, "block", "blocks"), plural.N(t["repaired"].results, "repair", "repairs"),
-		plural.N(t["steer"].results, "steer", "steers"), plural.N(t["contract"].results, "contract finding", "contract findings"))
+	done, claimed := map[gates.Verdict]int{}, map[gates.Verdict]int{}
+	unguarded := 0
+	for i := range calls {
+		c := &calls[i]
+		for _, v := range []gates.Verdict{gates.Block, gates.Repaired, gates.Steer} {
+			if c.Claimed(v) {
+				claimed[v]++
+				if c.CarriedOut(v) {
+					done[v]++
+				}
+			}
+		}
+		if c.Unguarded() {
+			unguarded++
+		}
+	}
+	for i := range fs {
+		if f := &fs[i]; f.Kind != findings.Contract && findings.CallKey(f) == "" {
+			claimed[f.Verdict]++
+			done[f.Verdict]++
+		}
+	}
+	part := func(v gates.Verdict, one, many, did string) string {
+		if claimed[v] != done[v] {
+			return fmt.Sprintf("%d of %s %s", done[v], plural.N(claimed[v], one, many), did)
+		}
+		return plural.N(done[v], one, many) + " " + did
+	}
+	fmt.Fprintf(b, "## AGC gates: %s, %s, %s, %s", part(gates.Block, "block", "blocks", "enforced"),
+		part(gates.Repaired, "repair", "repairs", "applied"), part(gates.Steer, "steer", "steers", "delivered"),
+		plural.N(t["contract"].results, "contract finding", "contract findings"))
+	if unguarded > 0 {
+		fmt.Fprintf(b, ", %s", plural.N(unguarded, "call unguarded", "calls unguarded"))
+	}
+	b.WriteString("\n\n")
 }
 
 // writeWhyFailed opens the summary with every finding that decides exit status 1, and the

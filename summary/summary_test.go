@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 	for _, must := range []string{
 		"[src/db.go:40](https://github.com/octo/repo/blob/" + sha + "/src/db.go#L40)",
 		"[src/a b.py:3](https://github.com/octo/repo/blob/" + sha + "/src/a%20b.py#L3)",
-		"## AGC gates: 2 blocks, 1 repair, 1 steer, 1 contract finding\n\n### Why this step failed\n",
+		"## AGC gates: 2 blocks enforced, 1 repair applied, 1 steer delivered, 1 contract finding\n\n### Why this step failed\n",
 		"2 findings make the exit status 1:\n\n1. **block** code-review/sql-injection at [src/db.go:40]",
 		"### On this change's lines (1)",
 		"### Elsewhere in the repository (3)",

@@ -19,6 +19,9 @@ var evidenceGaps = map[string][]string{
 	// A PreToolUse deny whose AGC response rides only in permissionDecisionReason leaves no hook
 	// record in the transcript: only the call's tool_result, whose text is the reason.
 	"guard-mix/session.jsonl": {"repo-guard/no-inline-token"},
+	// Both of the above in one run: the exit-2 "repair" after the call, and the deny of a Write
+	// whose AGC rides only in the reason.
+	"allow-beside-block/session.jsonl": {"agc/post-without-agc-json", "release-guard/no-plain-secret"},
 }
 
 // TestClaudeReplay reads the records the real Claude Code wrote in testdata/claude/<scenario>/

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/inputs"
@@ -452,7 +454,7 @@ func (s *hookState) closeLoose() {
 // hookAttachment adds a hook_* attachment to its group; false when it is not one.
 func (s *hookState) hookAttachment(att []byte, line int) bool {
 	a := jsonscan.Lookup(att, "type", "hookName", "toolUseID", "inputs.HookEvent", "content", "stdout", "stderr",
-		"exitCode", "command", "blockingError", "timedOut")
+		"exitCode", "command", "blockingError", "timedOut", "timeoutMs")
 	typ := inputs.RawStr(a[0])
 	if !strings.HasPrefix(typ, "hook_") {
 		return false
@@ -508,6 +510,9 @@ func (s *hookState) hookAttachment(att []byte, line int) bool {
 		p.a.Failed = "cancelled"
 		if inputs.RawBool(a[10]) {
 			p.a.Failed = "timeout"
+			if ms, err := strconv.Atoi(string(a[11])); err == nil && ms > 0 {
+				p.a.Limit = time.Duration(ms) * time.Millisecond
+			}
 		}
 	case "hook_error_during_execution":
 		p := part()

@@ -180,6 +180,5 @@ func (Binding) CommandKeys() []gates.CommandKey {
 	return []gates.CommandKey{{Key: "bash", Depth: 4}, {Key: "powershell", Depth: 4}}
 }
 
-// Effects is what the runtime does with each answer form; the rows are filled from its replays
-// (../shared/research/effects.md) by the call model's work (issue 30).
-func (Binding) Effects() gates.EffectTable { return nil }
+// Effects is what the runtime does with each answer form (effects.go).
+func (Binding) Effects() gates.EffectTable { return effects }

@@ -330,6 +330,5 @@ func anyVerdict(rs []*gates.Response, v gates.Verdict) bool {
 	return false
 }
 
-// Effects is what the runtime does with each answer form; the rows are filled from its replays
-// (../shared/research/effects.md) by the call model's work (issue 30).
-func (Binding) Effects() gates.EffectTable { return nil }
+// Effects is what the runtime does with each answer form (effects.go).
+func (Binding) Effects() gates.EffectTable { return effects }

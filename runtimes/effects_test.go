@@ -1,0 +1,45 @@
+package runtimes_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agc-sarif/agc-sarif/runtimes"
+)
+
+// TestEffectTables holds every binding's effect table to its shape: one row per answer form, each
+// naming the runtime's version it was seen with and evidence that exists (a testdata folder of
+// this repository, or a harness README beside it when that is checked out).
+func TestEffectTables(t *testing.T) {
+	root := filepath.Join("..")
+	for _, b := range runtimes.Bindings() {
+		t.Run(b.Runtime(), func(t *testing.T) {
+			tab := b.Effects()
+			if len(tab) == 0 {
+				t.Fatalf("%s states no effects", b.Runtime())
+			}
+			seen := map[string]bool{}
+			for _, r := range tab {
+				if seen[string(r.Answer)] {
+					t.Errorf("answer %q has two rows", r.Answer)
+				}
+				seen[string(r.Answer)] = true
+				if r.Effect == "" || r.Verified == "" || r.Evidence == "" {
+					t.Errorf("row %q lacks its effect, version or evidence: %+v", r.Answer, r)
+				}
+				_, err := os.Stat(filepath.Join(root, r.Evidence))
+				switch {
+				case strings.HasPrefix(r.Evidence, "testdata/") && err != nil:
+					t.Errorf("row %q: evidence %s: %v", r.Answer, r.Evidence, err)
+				case !strings.HasPrefix(r.Evidence, "testdata/") && !strings.HasPrefix(r.Evidence, "../shared/"):
+					t.Errorf("row %q: evidence %q is neither testdata nor a harness README", r.Answer, r.Evidence)
+				}
+				if got, ok := tab.Of(r.Answer); !ok || got != r {
+					t.Errorf("Of(%q) = %+v, %v", r.Answer, got, ok)
+				}
+			}
+		})
+	}
+}
