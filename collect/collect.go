@@ -134,7 +134,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	defer cleanup()
 	ex := expandFor(cfg, stdin)
-	res.Notices = append(res.Notices, dropEmpty(&ex)...)
+	empty := dropEmpty(&ex)
+	res.Notices = append(res.Notices, empty...)
 	var noFileWarns []string
 	res.Missing, noFileWarns = noFiles(cfg.IfNoFilesFound, ex)
 	res.Missing = append(ex.Missing, res.Missing...)
@@ -152,7 +153,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.Set, res.Files, res.Notes = snk.read(ctx, opts, func(ctx context.Context, opts inputs.Options) (*findings.Set, readStats) {
 		return readAll(ctx, ex.Files, cfg.Format, opts, par, aggregating(bound(cfg)), snk.merged)
 	})
-	res.Files.Empty = len(res.Notices)
+	res.Files.Empty = len(empty)
 	res.Warnings = append(noFileWarns, folderWarnings(ex, res.Files.read)...)
 	res.Unrecognised = unrecognisedNamed(ex, res.Files.said(), res.Set)
 	if err := ctx.Err(); err != nil {
