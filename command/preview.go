@@ -36,7 +36,7 @@ func writePreview(env *Env, dir string, res *collect.Result, failOn []collect.Ou
 		Missing: unreadInputs(res), Failed: outcomeNames(res.Failed), SARIFFile: previewSARIF, Fails: fails,
 		Checks: runtimes.Checks()})
 	var ann bytes.Buffer
-	annotate.Write(&ann, res.Findings, annotate.Options{SARIFFile: previewSARIF, Fails: fails})
+	annotate.Write(&ann, res.Findings, annotate.Options{SARIFFile: previewSARIF, Fails: fails, Partial: len(res.LeftOut) > 0})
 	for name, data := range map[string][]byte{previewSummary: []byte(md), previewAnnotations: ann.Bytes(), previewSARIF: res.SARIF} {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			return fmt.Errorf("--preview: could not write %s: %w", filepath.Join(dir, name), err)

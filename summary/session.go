@@ -55,8 +55,9 @@ func timeline(fs []findings.Finding) []event {
 }
 
 // writeSession writes the Session section: the agent's tool calls that met a gate, in order, with
-// what followed each; the rows past sessionOpen are collapsed.
-func writeSession(b *strings.Builder, fs []findings.Finding, budget int) {
+// what followed each; the rows past sessionOpen are collapsed, and inSARIF says where the calls
+// not listed are.
+func writeSession(b *strings.Builder, fs []findings.Finding, budget int, inSARIF string) {
 	evs := timeline(fs)
 	if len(evs) == 0 {
 		return
@@ -97,7 +98,7 @@ func writeSession(b *strings.Builder, fs []findings.Finding, budget int) {
 		b.WriteString("\n</details>\n")
 	}
 	if n := len(evs) - listed; n > 0 {
-		fmt.Fprintf(b, "\n… %s more are not listed here; all of them are in the SARIF file.\n", plural.N(n, "call", "calls"))
+		fmt.Fprintf(b, "\n… %s more are not listed here; %s.\n", plural.N(n, "call", "calls"), inSARIF)
 	}
 	b.WriteString("\n")
 }
