@@ -39,6 +39,9 @@ type Options struct {
 	Fails func(*findings.Finding) bool
 	// Shown picks the other findings that may be annotated (the diff filter). nil: all.
 	Shown func(*findings.Finding) bool
+	// Partial says the SARIF file does not hold every finding (results were left out to stay
+	// inside GitHub's limits): the notices then claim only that it holds the heaviest.
+	Partial bool
 }
 
 // Stats counts what Write wrote and left out, per level; Failing counts the failing findings.
@@ -66,7 +69,7 @@ func Write(w io.Writer, fs []findings.Finding, opts Options) Stats {
 		more := len(failing) - (GitHubLimit - 1)
 		gha.WithFieldsMap(map[string]string{"title": "agc-sarif: " + strconv.Itoa(more) + " more findings fail this step"}).Errorf("%s",
 			fmt.Sprintf("%d more findings fail this step and are not annotated here (GitHub keeps %d errors per step); "+
-				"the job summary lists them all under \"Why this step failed\", and %s holds every finding.", more, GitHubLimit, where(opts)))
+				"the job summary lists them under \"Why this step failed\", heaviest first, and %s.", more, GitHubLimit, holds(opts)))
 		st.Written[findings.Error] = GitHubLimit
 	} else {
 		for _, f := range failing {
@@ -133,10 +136,19 @@ func writeRest(gha *githubactions.Action, rest []findings.Finding, opts Options,
 	}
 	if n := st.LeftOut[findings.Error] + st.LeftOut[findings.Warning] + st.LeftOut[findings.Note]; n > 0 {
 		gha.WithFieldsMap(map[string]string{"title": "agc-sarif"}).Noticef("%s",
-			fmt.Sprintf("%s not annotated here (%s, %s, %s); all of them are in %s and the job summary.",
+			fmt.Sprintf("%s not annotated here (%s, %s, %s); %s.",
 				plural.N(n, "more finding is", "more findings are"), plural.N(st.LeftOut[findings.Error], "error", "errors"),
-				plural.N(st.LeftOut[findings.Warning], "warning", "warnings"), plural.N(st.LeftOut[findings.Note], "note", "notes"), where(opts)))
+				plural.N(st.LeftOut[findings.Warning], "warning", "warnings"), plural.N(st.LeftOut[findings.Note], "note", "notes"), holds(opts)))
 	}
+}
+
+// holds says what the SARIF file holds: every finding, or, when results were left out of it,
+// the heaviest.
+func holds(opts Options) string {
+	if opts.Partial {
+		return where(opts) + " holds the heaviest of them (some results were left out to stay inside GitHub's limits)"
+	}
+	return where(opts) + " holds every one of them"
 }
 
 func where(opts Options) string {

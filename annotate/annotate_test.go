@@ -242,3 +242,22 @@ func TestWriteFailingLeavesRoom(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+// TestWritePartialClaims: the closing notices say the SARIF holds every finding only when it
+// does (Partial false), and only the heaviest when results were left out of it.
+func TestWritePartialClaims(t *testing.T) {
+	var fs []findings.Finding
+	for i := 0; i < 25; i++ {
+		fs = append(fs, finding(gates.Block, fmt.Sprint("block ", i), i+1, 1))
+	}
+	fails := func(*findings.Finding) bool { return true }
+	for _, partial := range []bool{false, true} {
+		var buf bytes.Buffer
+		Write(&buf, fs, Options{Fails: fails, SARIFFile: "x.sarif", Partial: partial})
+		out := buf.String()
+		every, heaviest := strings.Contains(out, "holds every one of them"), strings.Contains(out, "holds the heaviest of them")
+		if every == partial || heaviest != partial {
+			t.Errorf("partial %v: claims every %v, heaviest %v:\n%s", partial, every, heaviest, out)
+		}
+	}
+}

@@ -13,16 +13,20 @@ import (
 // many before the lightest are dropped and counted.
 const MaxGroups = sarif.HardMaxResults
 
-// bound is the Bound of the sets read with cfg: groups weigh as the outputs order them (those
-// that fail the step first, then heavier), with the levels setLevels will give them.
+// bound is the Bound of the sets read with cfg: groups weigh as the outputs order them (a
+// reviewer's first, then those that fail the step, then heavier), with the levels setLevels will
+// give them.
 func bound(cfg Config) findings.Bound {
 	return findings.Bound{
 		Max: maxGroups(cfg),
 		Weigh: func(f *findings.Finding) uint64 {
 			g := leveled(cfg, *f)
 			var w uint64
+			if g.Trusted { // a reviewer's finding is never dropped for agent-written ones
+				w = 1 << 56
+			}
 			if Fails(cfg.FailOn, &g) {
-				w = 1 << 48
+				w |= 1 << 48
 			}
 			w |= uint64(max(g.Level.Weight()+1, 0)) << 40
 			w |= uint64(max(g.Verdict.Weight()+1, 0)) << 32

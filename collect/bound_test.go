@@ -97,3 +97,30 @@ func TestBoundRemembersFailing(t *testing.T) {
 		t.Errorf("left out %d results, %d events; want 2, 2", res.Set.LeftOut, res.Set.LeftOutEvents)
 	}
 }
+
+// TestBoundKeepsTrusted: agent-written blocks past MaxGroups never push out the reviewer's own
+// finding (a steer, from a file named with --judgment): it is kept, first, and marked trusted;
+// the agent-written findings are not.
+func TestBoundKeepsTrusted(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := range 200 {
+		lines = append(lines, agcLine("block", fmt.Sprintf("b%d", i)))
+	}
+	os.WriteFile(filepath.Join(dir, "flood.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "review.md"), []byte("Looks mostly fine.\n\n```agc\n"+
+		`{"agc":"0.1","gate":{"id":"reviewer","kind":"judgment"},"verdict":"steer","findings":[{"rule":"naming","message":"trusted"}]}`+"\n```\n"), 0o644)
+	res, err := Run(context.Background(), Config{Paths: []string{"flood.jsonl"}, Judgments: []string{"review.md"}, Root: dir, Dir: dir,
+		Redact: true, MaxGroups: 10, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) == 0 || res.Findings[0].RuleID != "reviewer/naming" || !res.Findings[0].Trusted {
+		t.Fatalf("the reviewer's finding is not kept first and trusted: %v", rules(res))
+	}
+	for _, f := range res.Findings[1:] {
+		if f.Trusted {
+			t.Errorf("agent-written %s is trusted", f.RuleID)
+		}
+	}
+}

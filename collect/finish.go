@@ -34,7 +34,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, snk *
 	// The level is part of a group's key: groups read apart (a gate's severity error and
 	// warning of one rule at one place) can have one output level now, and merge.
 	fs = findings.AggregateOver(fs, maxExamples)
-	findings.SortHeaviest(fs)
+	findings.SortWeight(fs) // the capped outputs spread the gates on this order
 	res.Findings = fs
 
 	log, err := sarif.Build(fs, sarif.Options{

@@ -43,6 +43,9 @@ type sink struct {
 	edits    *editGather // nil: edit calls are not asked for
 	wait     *waiting    // nil: every finding is anchored as it is read
 	ledger   *ledger     // the call model the summary counts from
+	// trusted are the names of the files the user named as a reviewer's output (--judgment):
+	// their findings are Trusted.
+	trusted map[string]bool
 }
 
 // newSink makes the run's sink: anchoring to a file of the checkout at res.Root (with the change's
@@ -65,7 +68,13 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
 	}
 	s := &sink{cfg: cfg, red: red, anc: anc, calls: calls, consumer: cfg.Consumer, pending: &pending{byFile: map[string][]func(){}}, ledger: newLedger(),
-		fallback: sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location })}
+		fallback: sync.OnceValue(func() *findings.Location { return anc.Anchor(findings.Finding{}).Location }),
+		trusted:  map[string]bool{}}
+	for _, f := range files {
+		if f.Judgment {
+			s.trusted[f.Name] = true
+		}
+	}
 	if res.Diff != nil && cfg.SessionAnchor != anchor.SessionConfig {
 		s.edits = newEditGather(anc, files)
 		s.wait = &waiting{max: waitingBound(cfg)}
@@ -85,11 +94,12 @@ func inputPaths(files []file) []string {
 // again is the sink of the second pass (waiting.go): the same anchoring and redaction, every edit
 // known, nothing waiting, and no consumer (it had the first pass).
 func (s *sink) again() *sink {
-	return &sink{cfg: s.cfg, red: s.red, anc: s.anc, calls: s.calls, fallback: s.fallback, ledger: s.ledger}
+	return &sink{cfg: s.cfg, red: s.red, anc: s.anc, calls: s.calls, fallback: s.fallback, ledger: s.ledger, trusted: s.trusted}
 }
 
 // Finding takes one finding a reader read into set (inputs.Sink).
 func (s *sink) Finding(set *findings.Set, f findings.Finding) bool {
+	f.Trusted = s.trusted[f.Source.File]
 	if s.consumer != nil {
 		g := s.forConsumer(f)
 		s.pending.add(f.Source.File, func() { s.consumer.Finding(g) })

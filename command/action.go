@@ -382,7 +382,7 @@ func (s *actionState) fails(f *findings.Finding) bool { return collect.Fails(s.i
 // stepAnnotate writes the annotations: every failing finding, then the rest the diff keeps.
 func stepAnnotate(_ context.Context, s *actionState) error {
 	annotate.Write(s.env.actionsLog().Commands(), s.res.Findings, annotate.Options{
-		Max: s.in.MaxAnnotations, SARIFFile: s.in.SARIFFile, Fails: s.fails, Shown: s.onChange})
+		Max: s.in.MaxAnnotations, SARIFFile: s.in.SARIFFile, Fails: s.fails, Shown: s.onChange, Partial: len(s.res.LeftOut) > 0})
 	return nil
 }
 

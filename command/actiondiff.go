@@ -51,8 +51,12 @@ func changeFilter(ctx context.Context, gha *githubactions.Action, ghc *githubact
 	if hidden == 0 {
 		return keep, ""
 	}
-	return keep, fmt.Sprintf("Annotations show the %s on lines this change touches (diff-filter %s against %s), and every finding that fails the step; the %s listed below and in the SARIF file.",
-		plural(kept, "finding", "findings"), in.DiffFilter, against, othersAre(hidden))
+	where := "listed below and in the SARIF file"
+	if len(res.LeftOut) > 0 { // no claim that is not true: some results were left out of the SARIF
+		where = "listed below (the SARIF file holds the heaviest of them)"
+	}
+	return keep, fmt.Sprintf("Annotations show the %s on lines this change touches (diff-filter %s against %s), and every finding that fails the step; the %s %s.",
+		plural(kept, "finding", "findings"), in.DiffFilter, against, othersAre(hidden), where)
 }
 
 // othersAre words the findings the annotations leave out: "the other one is", "the 3 others are".

@@ -113,7 +113,7 @@ func TestActionDiffFromAPI(t *testing.T) {
 	if strings.Contains(r.stdout, "title=style/naming") {
 		t.Errorf("a finding on line 1, outside the diff, is annotated:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.summary, "the 4 others are listed below and in the SARIF file") || !strings.Contains(r.summary, `pull request #7`) ||
+	if !strings.Contains(r.summary, "the 4 others are listed below and in the SARIF file") || !strings.Contains(r.summary, `pull request [#]7`) ||
 		!strings.Contains(r.summary, "1 contract finding") {
 		t.Errorf("the summary does not say findings were filtered:\n%s", r.summary)
 	}

@@ -228,7 +228,7 @@ func statusOf(env *Env, res *collect.Result, failOn []collect.Outcome) error {
 		for _, o := range res.Failed {
 			names = append(names, string(o))
 		}
-		printFailing(env, res.Findings, failOn, strings.Join(names, ", "))
+		printFailing(env, res.Findings, failOn, strings.Join(names, ", "), len(res.LeftOut) == 0)
 		return exit(ExitFail, nil)
 	}
 	return nil
@@ -238,8 +238,9 @@ func statusOf(env *Env, res *collect.Result, failOn []collect.Outcome) error {
 const maxFailingLines = 20
 
 // printFailing ends stderr with the findings that decide exit status 1, heaviest first, one
-// line each with the text of their annotation: at most maxFailingLines, then how many more.
-func printFailing(env *Env, fs []findings.Finding, failOn []collect.Outcome, outcomes string) {
+// line each with the text of their annotation: at most maxFailingLines, then how many more and,
+// when the SARIF holds every finding (complete), that they are there.
+func printFailing(env *Env, fs []findings.Finding, failOn []collect.Outcome, outcomes string, complete bool) {
 	var failing []findings.Finding
 	for i := range fs {
 		if collect.Fails(failOn, &fs[i]) {
@@ -251,7 +252,11 @@ func printFailing(env *Env, fs []findings.Finding, failOn []collect.Outcome, out
 	fmt.Fprintf(w, "agc-sarif: failing on: %s, because of %s:\n", outcomes, plural(len(failing), "finding", "findings"))
 	for i, f := range failing {
 		if i == maxFailingLines {
-			fmt.Fprintf(w, "… and %s (all are in the SARIF file)\n", plural(len(failing)-maxFailingLines, "more finding", "more findings"))
+			where := "all are in the SARIF file"
+			if !complete {
+				where = "the SARIF file holds the heaviest; some results were left out to stay inside GitHub's limits"
+			}
+			fmt.Fprintf(w, "… and %s (%s)\n", plural(len(failing)-maxFailingLines, "more finding", "more findings"), where)
 			break
 		}
 		fmt.Fprintf(w, "%s\n", annotate.Line(f))

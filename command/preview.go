@@ -34,7 +34,7 @@ func writePreview(env *Env, dir string, res *collect.Result, tap *friction.Tap, 
 	fails := func(f *findings.Finding) bool { return collect.Fails(failOn, f) }
 	md := jobSummary(env, tap, res, summary.Input{SARIFFile: previewSARIF, Upload: previewUpload, Fails: fails})
 	var ann bytes.Buffer
-	annotate.Write(&ann, res.Findings, annotate.Options{SARIFFile: previewSARIF, Fails: fails})
+	annotate.Write(&ann, res.Findings, annotate.Options{SARIFFile: previewSARIF, Fails: fails, Partial: len(res.LeftOut) > 0})
 	for _, f := range []struct {
 		name string
 		data []byte

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/ghenv"
 	"github.com/agc-sarif/agc-sarif/internal/lazyre"
+	"github.com/agc-sarif/agc-sarif/internal/visible"
 	"github.com/agc-sarif/agc-sarif/review"
 	"github.com/agc-sarif/agc-sarif/upload"
 )
@@ -239,10 +241,15 @@ func runReview(c *cli.Context, env *Env) error {
 	opts := review.Options{Mode: a.mode, Diff: d, ReadFile: repoReader(a.root), Redactor: collect.NewRedactor(c.Bool("redact"))}
 	if c.Bool("dry-run") {
 		p := review.Make(items, nil, opts)
-		enc := json.NewEncoder(env.Stdout)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(p.Request(a.t.CommitID)); err != nil {
+			return exit(ExitUsage, err)
+		}
+		// Hidden characters (a path's bidi override) show as escapes, as on stderr.
+		if _, err := env.Stdout.Write(visible.JSON(buf.Bytes())); err != nil {
 			return exit(ExitUsage, err)
 		}
 		line := strings.Replace(p.Line(len(p.Comments) > 0), "posted", "would post", 1)

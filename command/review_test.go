@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agc-sarif/agc-sarif/internal/secrettest"
+	"github.com/agc-sarif/agc-sarif/internal/visible"
 	"github.com/agc-sarif/agc-sarif/upload/fakegh"
 )
 
@@ -275,5 +276,61 @@ func TestActionReviewPlantedSecrets(t *testing.T) {
 	// Each repair's after text is a planted secret, so no suggestion may be shown.
 	if suggested != 0 {
 		t.Errorf("%d of %d comments kept a suggestion holding a planted secret", suggested, posted)
+	}
+}
+
+// review --dry-run shows agent text as the comments would hold it, with every hidden character
+// (C0 and C1 controls, DEL, bidi, zero-width, line separators) written as a visible escape, as on
+// stderr, and no link: the message's and the fix's hostile text reach stdout inert.
+func TestReviewDryRunInert(t *testing.T) {
+	ws := t.TempDir()
+	hidden := "\x07\x1b[31m\x7f\u0085\u009b\u00ad\u061c\u200b\u200d\u200e\u202a\u202e\u2066\u2069\u2028\u2029\u2060\ufeff"
+	msg := "evil" + hidden + " https://evil.example #12 @octocat"
+	log := map[string]any{"version": "2.1.0", "runs": []any{map[string]any{
+		"tool": map[string]any{"driver": map[string]any{"name": "agc-sarif", "rules": []any{
+			map[string]any{"id": "g/r", "shortDescription": map[string]any{"text": "g: r" + hidden}}}}},
+		"results": []any{map[string]any{"ruleId": "g/r", "level": "error", "message": map[string]any{"text": msg},
+			"locations": []any{map[string]any{"physicalLocation": map[string]any{
+				"artifactLocation": map[string]any{"uri": "src/a.go"}, "region": map[string]any{"startLine": 2}}}},
+			"partialFingerprints": map[string]any{"agcFindingKey/v1": strings.Repeat("ab", 32)},
+			"properties":          map[string]any{"gate": "g" + hidden, "verdict": "block", "source": ".agc/x" + hidden},
+			"fixes": []any{map[string]any{"artifactChanges": []any{map[string]any{
+				"artifactLocation": map[string]any{"uri": "src/a.go"},
+				"replacements": []any{map[string]any{"deletedRegion": map[string]any{"startLine": 2, "endLine": 2},
+					"insertedContent": map[string]any{"text": "x := 2 //" + hidden + "\n"}}}}}}}}}}}}
+	data, _ := json.Marshal(log)
+	os.WriteFile(filepath.Join(ws, "x.sarif"), data, 0o644)
+	os.WriteFile(filepath.Join(ws, "pr.diff"), []byte("diff --git a/src/a.go b/src/a.go\nnew file mode 100644\n--- /dev/null\n+++ b/src/a.go\n@@ -0,0 +1,3 @@\n+a\n+b\n+c\n"), 0o644)
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Dir: ws, Getenv: func(string) string { return "" }}
+	code := Main(context.Background(), []string{"agc-sarif", "review", "--sarif", "x.sarif", "--diff", "pr.diff",
+		"--commit", actHead, "--mode", "comments", "--dry-run"}, env)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errb.String())
+	}
+	var req struct {
+		Comments []struct{ Body string } `json:"comments"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &req); err != nil || len(req.Comments) != 1 {
+		t.Fatalf("dry run: %v\n%s", err, out.String())
+	}
+	for _, r := range out.String() + errb.String() {
+		if visible.Hidden(r) && r != '\n' {
+			t.Fatalf("hidden %U on stdout or stderr:\n%q", r, out.String())
+		}
+	}
+	body := req.Comments[0].Body
+	for _, r := range body {
+		if visible.Hidden(r) && r != '\n' {
+			t.Fatalf("hidden %U in the comment's body:\n%q", r, body)
+		}
+	}
+	for _, want := range []string{`\u202e`, `\x1b`, `\x7f`, `\u2028`, "https[:]//evil.example", "[#]12", "＠octocat"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the body does not show %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "```suggestion") {
+		t.Errorf("a fix holding hidden characters is suggested:\n%s", body)
 	}
 }

@@ -288,11 +288,12 @@ type groupKey struct {
 	level              Level
 	verdict            gates.Verdict
 	line               int
+	trusted            bool // a reviewer's finding never merges under an agent-written one
 }
 
 // aggregateKey is the identity of the event group of f.
 func aggregateKey(f *Finding) groupKey {
-	k := groupKey{rule: f.RuleID, target: f.Target, level: f.Level, verdict: f.Verdict}
+	k := groupKey{rule: f.RuleID, target: f.Target, level: f.Level, verdict: f.Verdict, trusted: f.Trusted}
 	if f.Location != nil {
 		k.path, k.line = f.Location.Path, f.Location.StartLine
 	}

@@ -164,6 +164,10 @@ type Finding struct {
 	// Aliases are the other rule ids one event's records gave this finding (a hook named by its
 	// settings name in one record and by its program in another).
 	Aliases []string `json:"aliases,omitempty"`
+	// Trusted says the finding was read from a file the user named as a reviewer's output
+	// (--judgment, action input judgments), which the agent under review cannot write: it ranks
+	// ahead of every agent-writable input before every cap, and never merges with their findings.
+	Trusted bool `json:"trusted,omitempty"`
 }
 
 // Placement is the step of the anchor chain that placed a finding.

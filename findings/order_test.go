@@ -61,3 +61,24 @@ func TestPermute(t *testing.T) {
 		}
 	}
 }
+
+// TestSortHeaviestTrustedThenGates: trusted findings first whatever their level, then the
+// heaviest of each gate before a second of any gate, then the rest by weight.
+func TestSortHeaviestTrustedThenGates(t *testing.T) {
+	fs := []Finding{
+		{RuleID: "a1", Gate: "a", Level: Error, Verdict: gates.Block},
+		{RuleID: "a2", Gate: "a", Level: Error, Verdict: gates.Block},
+		{RuleID: "b1", Gate: "b", Level: Warning, Verdict: gates.Repaired},
+		{RuleID: "a3", Gate: "a", Level: Error, Verdict: gates.Block},
+		{RuleID: "t1", Gate: "a", Level: Note, Verdict: gates.Steer, Trusted: true},
+		{RuleID: "c1", Gate: "c", Level: Note, Verdict: gates.Steer},
+	}
+	SortHeaviest(fs)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.RuleID)
+	}
+	if want := []string{"t1", "a1", "b1", "c1", "a2", "a3"}; !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}

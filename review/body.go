@@ -5,6 +5,8 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/internal/lazyre"
+	"github.com/agc-sarif/agc-sarif/internal/textsafe"
+	"github.com/agc-sarif/agc-sarif/internal/visible"
 	"github.com/agc-sarif/agc-sarif/redact"
 )
 
@@ -19,18 +21,25 @@ const redactedMark = "[REDACTED:"
 // maxMessage caps the gate's message in a comment, in runes.
 const maxMessage = 2000
 
-// markerRE finds the hidden marker of a comment agc-sarif made, with its finding's key.
-var markerRE = lazyre.New(`<!-- agcFindingKey/v1:([0-9a-f]{64}) -->`)
+// markerRE is the hidden marker of a comment agc-sarif made, with its finding's key: the whole
+// last line of the body, where commentBody writes it.
+var markerRE = lazyre.New(`^<!-- agcFindingKey/v1:([0-9a-f]{64}) -->$`)
 
 // keyRE is the form of a finding key.
 var keyRE = lazyre.New(`^[0-9a-f]{64}$`)
 
+// markerLike finds text that could pass for a marker, in any case.
+var markerLike = lazyre.New(`(?i)agcFindingKey`)
+
 // Marker is the hidden line that ties a comment to its finding.
 func Marker(key string) string { return "<!-- agcFindingKey/v1:" + key + " -->" }
 
-// KeyOf is the finding key of a comment agc-sarif made, or "".
+// KeyOf is the finding key of a comment agc-sarif made, or "": read only from the marker on the
+// body's last line, where agc-sarif writes it, so that no marker in agent text above it counts.
 func KeyOf(body string) string {
-	if m := markerRE.FindStringSubmatch(body); m != nil {
+	body = strings.TrimRight(body, " \t\r\n")
+	last := body[strings.LastIndexByte(body, '\n')+1:]
+	if m := markerRE.FindStringSubmatch(strings.TrimSuffix(last, "\r")); m != nil {
 		return m[1]
 	}
 	return ""
@@ -42,9 +51,9 @@ func KeyOf(body string) string {
 // that held a secret or would not fit is left out with a sentence saying so.
 func commentBody(it Item, sug *Suggestion, red *redact.Redactor) (string, bool) {
 	var b strings.Builder
-	b.WriteString("**" + escape(red.String(it.Title)) + "**\n\n")
-	b.WriteString(escape(red.String(findings.Clip(it.Message, maxMessage))) + "\n\n")
-	b.WriteString("<sub>" + escape(red.String(provenance(it))) + "</sub>\n")
+	b.WriteString("**" + textsafe.Markdown(red.String(it.Title)) + "**\n\n")
+	b.WriteString(textsafe.Markdown(red.String(findings.Clip(it.Message, maxMessage))) + "\n\n")
+	b.WriteString("<sub>" + textsafe.Markdown(red.String(provenance(it))) + "</sub>\n")
 	head := b.String()
 	tail := "\n" + Marker(it.Key)
 	if sug == nil {
@@ -54,6 +63,12 @@ func commentBody(it Item, sug *Suggestion, red *redact.Redactor) (string, bool) 
 	switch {
 	case text != sug.Text || strings.Contains(text, redactedMark):
 		return head + "\nThe suggested change is not shown: it holds text that looks like a secret.\n" + tail, false
+	case markerLike.MatchString(text):
+		// A suggestion is applied as written, so it cannot be escaped: one that could pass for
+		// the marker is left out (the comment stays a plain one).
+		return head + "\nThe suggested change is not shown: it holds text that looks like agc-sarif's comment marker.\n" + tail, false
+	case hidden(text):
+		return head + "\nThe suggested change is not shown: it holds characters that cannot be seen (controls, bidi or zero-width).\n" + tail, false
 	case len(head)+len(tail)+len(text)+64 >= MaxBody:
 		return head + "\nThe suggested change is too long for a review comment; the SARIF file holds it as a fix.\n" + tail, false
 	}
@@ -75,23 +90,8 @@ func provenance(it Item) string {
 	return strings.Join(parts, " · ")
 }
 
-// escape makes agent text inert Markdown on one line: whitespace collapsed, Markdown and HTML
-// punctuation backslash-escaped (so that no text forges a marker, a link, an image or a heading), and
-// mentions broken with a zero-width space (so that no text notifies anyone).
-func escape(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i, r := range s {
-		switch {
-		case strings.ContainsRune("\\`*_[]<>|~&", r), i == 0 && strings.ContainsRune("#-+=", r):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '@':
-			b.WriteString("@\u200b")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+// hidden reports whether text holds a character that visible.String would escape (a tab is
+// code's own): committed, it would read otherwise than it runs.
+func hidden(text string) bool {
+	return visible.String(strings.ReplaceAll(text, "\t", " ")) != strings.ReplaceAll(text, "\t", " ")
 }

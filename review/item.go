@@ -27,6 +27,7 @@ type Item struct {
 	Recorded string // where the finding was recorded: input file and line
 	Weight   int    // the level's weight (error 3, warning 2, note 1): heaviest first
 	Fails    bool   // the finding fails the step or blocks: comments mode posts it
+	Trusted  bool   // read from a reviewer's output (findings.Finding.Trusted): posted first
 	Path     string // repository path
 	// StartLine and EndLine are the lines the finding is on (EndLine 0: StartLine). StartLine 0
 	// means the finding names only a file: an edit is then looked for by its text.
@@ -61,6 +62,7 @@ func FromFindings(fs []findings.Finding, fails func(*findings.Finding) bool) []I
 			it.Fails = fails(f)
 		}
 		it.Fails = it.Fails || f.Verdict == "block"
+		it.Trusted = f.Trusted
 		it.Edit = editOf(f)
 		if it.Edit != nil && f.Kind == findings.RuntimeGate {
 			// A runtime repair names the file, not the lines: the edit is found by its text.

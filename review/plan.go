@@ -63,6 +63,7 @@ type Comment struct {
 	Side       string `json:"side"`
 	Suggestion bool   `json:"-"`
 	weight     int
+	trusted    bool
 }
 
 // Plan is what one run of the review does.
@@ -112,6 +113,9 @@ func Make(items []Item, existing []Existing, opts Options) Plan {
 	}
 	sort.SliceStable(all, func(i, j int) bool {
 		a, b := all[i], all[j]
+		if a.trusted != b.trusted { // the reviewer's first: a flood of agent-written ones cannot crowd it out
+			return a.trusted
+		}
 		if a.weight != b.weight {
 			return a.weight > b.weight
 		}
@@ -152,7 +156,7 @@ func comment(it Item, opts Options) (c *Comment, wanted bool) {
 				return nil, true
 			}
 			body, shown := commentBody(it, &sug, opts.Redactor)
-			c := &Comment{Key: it.Key, Path: it.Path, Body: body, Line: sug.End, Side: "RIGHT", Suggestion: shown, weight: it.Weight}
+			c := &Comment{Key: it.Key, Path: it.Path, Body: body, Line: sug.End, Side: "RIGHT", Suggestion: shown, weight: it.Weight, trusted: it.Trusted}
 			if sug.Start < sug.End {
 				c.StartLine, c.StartSide = sug.Start, "RIGHT"
 			}
@@ -170,7 +174,7 @@ func comment(it Item, opts Options) (c *Comment, wanted bool) {
 		end = start
 	}
 	body, _ := commentBody(it, nil, opts.Redactor)
-	c = &Comment{Key: it.Key, Path: it.Path, Body: body, Line: end, Side: "RIGHT", weight: it.Weight}
+	c = &Comment{Key: it.Key, Path: it.Path, Body: body, Line: end, Side: "RIGHT", weight: it.Weight, trusted: it.Trusted}
 	if start < end {
 		c.StartLine, c.StartSide = start, "RIGHT"
 	}
@@ -214,7 +218,7 @@ func (p Plan) Body() string {
 	s := "agc-sarif: " + p.Counts() + " from the gates' findings on this change."
 	if p.Over > 0 {
 		s += fmt.Sprintf("\n\n%s not posted: a review holds at most %d comments, heaviest first. "+
-			"Every finding is in the job summary and the SARIF file.",
+			"See the annotations, the job summary and the SARIF file for the others.",
 			plural(p.Over, "more comment is", "more comments are"), len(p.Comments))
 	}
 	return s

@@ -194,7 +194,8 @@ func (b *builder) limitResults(items []*item) []*item {
 	return kept
 }
 
-// keepHeaviest keeps the n heaviest items in input order and records the others by rule.
+// keepHeaviest keeps the n heaviest items (the trusted first, then the heaviest of each gate,
+// then heavier: findings.Spread) in input order and records the others by rule.
 func (b *builder) keepHeaviest(items []*item, n int, summary string) []*item {
 	byWeight := append([]*item(nil), items...)
 	// heavier is a total order (input order breaks ties), so an unstable sort is enough.
@@ -207,6 +208,8 @@ func (b *builder) keepHeaviest(items []*item, n int, summary string) []*item {
 		}
 		return 0
 	})
+	// The reviewer's results first, then one of each gate before a second of any.
+	byWeight = findings.Spread(byWeight, func(it *item) (bool, string) { return it.f.Trusted, it.f.Gate })
 	kept, gone := byWeight[:n], byWeight[n:]
 	slices.SortFunc(kept, func(a, b *item) int { return cmp.Compare(a.order, b.order) })
 	b.drop(summary, perRule(gone))

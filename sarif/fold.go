@@ -107,9 +107,12 @@ func ownItems(heads []*item, n int) []*item {
 	return heads
 }
 
-// leads says whether a should stand for a group instead of b: heavier level, then heavier
-// verdict, then more events; b (the earlier) otherwise.
+// leads says whether a should stand for a group instead of b: trusted (a reviewer's) first,
+// then heavier level, then heavier verdict, then more events; b (the earlier) otherwise.
 func leads(a, b *item) bool {
+	if a.f.Trusted != b.f.Trusted {
+		return a.f.Trusted
+	}
 	if wa, wb := a.level.Weight(), b.level.Weight(); wa != wb {
 		return wa > wb
 	}

@@ -237,3 +237,32 @@ func containsSubstring(xs []string, p string) bool {
 	}
 	return false
 }
+
+// TestLimitKeepsTrustedThenEachGate: past the result cap, a reviewer's (trusted) note is kept
+// before every agent-written error, and one result of each gate before a second of any.
+func TestLimitKeepsTrustedThenEachGate(t *testing.T) {
+	line := 0
+	mk := func(gate, msg string, lvl findings.Level) findings.Finding {
+		line++
+		return findings.Finding{RuleID: gate + "/r", Gate: gate, Rule: "r", Kind: findings.JudgmentGate, Level: lvl, Message: msg,
+			Location: &findings.Location{Path: "a.go", StartLine: line}, Count: 1}
+	}
+	var fs []findings.Finding
+	for i := range 20 {
+		fs = append(fs, mk("flood", fmt.Sprintf("flood %d.", i), findings.Error))
+	}
+	fs = append(fs, mk("other", "other note.", findings.Note))
+	trusted := mk("reviewer", "trusted note.", findings.Note)
+	trusted.Trusted = true
+	fs = append(fs, trusted)
+	opts := testOptions(t.TempDir())
+	opts.MaxResults = 3
+	_, _, doc := written(t, fs, opts)
+	var got []string
+	for _, r := range list(t, run0(t, doc), "results") {
+		got = append(got, strings.SplitN(r.(map[string]any)["message"].(map[string]any)["text"].(string), "\n", 2)[0])
+	}
+	if want := "flood 0.|other note.|trusted note."; strings.Join(got, "|") != want {
+		t.Errorf("kept %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}

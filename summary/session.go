@@ -18,7 +18,7 @@ const maxSession = 500
 // writeSession writes the Session section: one row per tool call that met a hook, in the order
 // the calls happened, with what each hook answered and what the runtime then did; the rows past
 // sessionOpen are collapsed. A call is one row however many records and findings tell of it.
-func writeSession(b *strings.Builder, calls []findings.SessionCall, dropped, budget int) {
+func writeSession(b *strings.Builder, calls []findings.SessionCall, dropped, budget int, inSARIF string) {
 	if len(calls) == 0 {
 		return
 	}
@@ -62,7 +62,7 @@ func writeSession(b *strings.Builder, calls []findings.SessionCall, dropped, bud
 		b.WriteString("\n</details>\n")
 	}
 	if n := total - listed; n > 0 {
-		fmt.Fprintf(b, "\n… %s more are not listed here; all of them are in the SARIF file.\n", plural.N(n, "call", "calls"))
+		fmt.Fprintf(b, "\n… %s more are not listed here; %s.\n", plural.N(n, "call", "calls"), inSARIF)
 	}
 	b.WriteString("\n")
 }

@@ -67,6 +67,15 @@ type Input struct {
 	CallsDropped int
 }
 
+// inSARIF says where the findings not listed are: all in the SARIF file, or, when results were
+// left out of it to stay inside GitHub's limits, only the heaviest (no claim that is not true).
+func inSARIF(in Input) string {
+	if len(in.LeftOut) == 0 {
+		return "all of them are in the SARIF file"
+	}
+	return "the SARIF file holds the heaviest of them (some were left out to stay inside GitHub's limits: see below)"
+}
+
 // Render builds the summary Markdown. It never exceeds the size cap: groups stop early, and as
 // a last resort the text is cut at a line and ends with a note.
 func Render(in Input) string {
@@ -96,7 +105,7 @@ func Render(in Input) string {
 	for _, g := range groups(in, fs) {
 		writeGroup(&b, in, g, rows, budget)
 	}
-	writeSession(&b, calls, in.CallsDropped, budget)
+	writeSession(&b, calls, in.CallsDropped, budget, inSARIF(in))
 	b.WriteString(tail)
 	return capText(b.String(), limit)
 }
@@ -212,7 +221,7 @@ func writeWhyFailed(b *strings.Builder, in Input, fs []findings.Finding, budget 
 		listed++
 	}
 	if n := len(failing) - listed; n > 0 {
-		fmt.Fprintf(b, "\n… and %s more that fail the step; all of them are in the SARIF file.\n", plural.N(n, "finding", "findings"))
+		fmt.Fprintf(b, "\n… and %s more that fail the step; %s.\n", plural.N(n, "finding", "findings"), inSARIF(in))
 	}
 	if len(in.Missing) > 0 {
 		fmt.Fprintf(b, "\n%s could not be read (exit status 2); see \"Read and skipped\" below.\n", plural.N(len(in.Missing), "input", "inputs"))
@@ -361,8 +370,8 @@ func writeGroup(b *strings.Builder, in Input, g group, rows, budget int) {
 		for _, f := range g.fs[shown:] {
 			events += count(f)
 		}
-		fmt.Fprintf(b, "\n… %s (%s) more findings are not listed here; all of them are in the SARIF file.\n",
-			fmt.Sprint(n), plural.N(events, "event", "events"))
+		fmt.Fprintf(b, "\n… %s (%s) more findings are not listed here; %s.\n",
+			fmt.Sprint(n), plural.N(events, "event", "events"), inSARIF(in))
 	}
 	b.WriteString("\n")
 }

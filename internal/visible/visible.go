@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -68,4 +69,27 @@ func needs(s string) bool {
 		}
 	}
 	return false
+}
+
+// JSON returns encoded JSON with every Hidden rune that encoding/json leaves as it is (DEL, C1
+// controls, bidi and zero-width characters) written as a \u escape, so the JSON means the same
+// and reads as it is stored, as String does for plain text.
+func JSON(data []byte) []byte {
+	if !needs(string(data)) {
+		return data
+	}
+	var b strings.Builder
+	b.Grow(len(data) + 16)
+	for _, r := range string(data) {
+		switch {
+		case r == utf8.RuneError || !Hidden(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return []byte(b.String())
 }

@@ -54,3 +54,15 @@ func FuzzString(f *testing.F) {
 		}
 	})
 }
+
+// JSON writes every hidden rune the encoder leaves raw as a \u escape, and the JSON means the same.
+func TestJSON(t *testing.T) {
+	in := "{\"a\": \"x\u202ey\x7f\u0085\u200b\U000e0041 é\"}"
+	got := string(JSON([]byte(in)))
+	if want := `{"a": "x\u202ey\u007f\u0085\u200b\udb40\udc41 é"}`; got != want {
+		t.Errorf("JSON(%q) = %q, want %q", in, got, want)
+	}
+	if s := `{"a": "plain"}`; string(JSON([]byte(s))) != s {
+		t.Error("plain JSON changed")
+	}
+}
