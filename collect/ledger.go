@@ -35,13 +35,14 @@ func (g *ledger) calls() ([]findings.SessionCall, int) {
 	return g.l.Calls(), g.l.Dropped
 }
 
-// noteCall hands the ledger f's call, redacted as the outputs show it.
+// noteCall hands the ledger f's call, redacted and with its file and hook as people read them
+// (shown), as the outputs show it.
 func (s *sink) noteCall(f findings.Finding) {
 	if s.ledger == nil || findings.CallKey(&f) == "" {
 		return
 	}
 	// As place asks for it (with the input, which the memo keeps for anchoring), then bare.
-	c := *s.calls.redacted(f.Call, true)
+	c := *s.shown(s.calls.redacted(f.Call, true))
 	c.Input = nil
 	f.Call = &c
 	f.Source.File = s.red.String(f.Source.File)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agc-sarif/agc-sarif/findings"
 	"github.com/agc-sarif/agc-sarif/gates"
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
@@ -26,7 +26,7 @@ type Finding struct {
 
 // traceback matches the crash reports of the usual guard languages: a Python traceback, a Go
 // panic, a Node.js uncaught error with its stack.
-var traceback = regexp.MustCompile(`(?m)^Traceback \(most recent call last\):|^panic: |^goroutine \d+ \[|^\s+at .+:\d+:\d+\)?$`)
+var traceback = lazyre.New(`(?m)^Traceback \(most recent call last\):|^panic: |^goroutine \d+ \[|^\s+at .+:\d+:\d+\)?$`)
 
 // Judge returns probe's findings about one run of the guard on c: hang, crash, fails-closed,
 // stdout-not-json, and on a real (not hostile) input every contract finding of the runtime's

@@ -1,10 +1,12 @@
 package permissions
 
 import (
-	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 )
 
 // part is one simple command of a shell line, normalised the two ways Claude Code normalises it.
@@ -80,43 +82,50 @@ func splitShell(cmd string) shape {
 	return sh
 }
 
-var blanks = regexp.MustCompile(`[ \t]+`)
+var blanks = lazyre.New(`[ \t]+`)
 
-func collapse(s string) string { return strings.TrimSpace(blanks.ReplaceAllString(s, " ")) }
+func collapse(s string) string { return strings.TrimSpace(blanks.Regexp().ReplaceAllString(s, " ")) }
 
 // safeEnv are the variables an allow rule looks past (bin@343563453).
-var safeEnv = map[string]bool{}
-
-func init() {
-	for _, v := range strings.Fields(`GOEXPERIMENT GOOS GOARCH CGO_ENABLED GO111MODULE RUST_BACKTRACE RUST_LOG NODE_ENV PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTEST_DISABLE_PLUGIN_AUTOLOAD PYTEST_DEBUG ANTHROPIC_API_KEY LANG LANGUAGE LC_ALL LC_CTYPE LC_TIME CHARSET TERM COLORTERM NO_COLOR FORCE_COLOR TZ LS_COLORS LSCOLORS GREP_COLOR GREP_COLORS GCC_COLORS TIME_STYLE BLOCK_SIZE BLOCKSIZE COLUMNS LINES CLICOLOR CLICOLOR_FORCE CI DEBIAN_FRONTEND GIT_TERMINAL_PROMPT`) {
-		safeEnv[v] = true
-	}
-}
+var safeEnv = lazyWords(`GOEXPERIMENT GOOS GOARCH CGO_ENABLED GO111MODULE RUST_BACKTRACE RUST_LOG NODE_ENV PYTHONUNBUFFERED PYTHONDONTWRITEBYTECODE PYTEST_DISABLE_PLUGIN_AUTOLOAD PYTEST_DEBUG ANTHROPIC_API_KEY LANG LANGUAGE LC_ALL LC_CTYPE LC_TIME CHARSET TERM COLORTERM NO_COLOR FORCE_COLOR TZ LS_COLORS LSCOLORS GREP_COLOR GREP_COLORS GCC_COLORS TIME_STYLE BLOCK_SIZE BLOCKSIZE COLUMNS LINES CLICOLOR CLICOLOR_FORCE CI DEBIAN_FRONTEND GIT_TERMINAL_PROMPT`)
 
 // knownVar are variables whose value an argument may hold without asking (run readonly-16:
 // "git log $HOME" ran).
-var knownVar = wordSet("HOME PWD")
+var knownVar = lazyWords("HOME PWD")
 
-var plainValue = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
+var plainValue = lazyre.New(`^[A-Za-z0-9_.:-]+$`)
 
 // allowWrappers are the wrappers an allow rule looks past; denyWrappers those a deny or ask rule
 // looks past (bin@343565357 jR, bin@343570309 Jlt).
 var (
-	allowWrappers = wordSet("timeout time nice stdbuf nohup command builtin noglob")
-	denyWrappers  = wordSet("timeout time nice stdbuf nohup command builtin noglob env sudo doas pkexec watch ionice setsid taskset chrt strace ltrace flock script unshare nsenter sandbox-exec exec nocorrect")
+	allowWrappers = lazyWords("timeout time nice stdbuf nohup command builtin noglob")
+	denyWrappers  = lazyWords("timeout time nice stdbuf nohup command builtin noglob env sudo doas pkexec watch ionice setsid taskset chrt strace ltrace flock script unshare nsenter sandbox-exec exec nocorrect")
 	// a wrapper's first positional argument that is not the command it runs
-	wrapperArg = wordSet("timeout taskset chrt flock")
+	wrapperArg = lazyWords("timeout taskset chrt flock")
 	// options of wrappers that take a value
-	valueOpts = wordSet("-n -s -k -u -g -o -e -i -c -p -f --signal --kill-after --user --group")
+	valueOpts = lazyWords("-n -s -k -u -g -o -e -i -c -p -f --signal --kill-after --user --group")
 )
 
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+// words is a set of words built on first use: package-level sets cost nothing at start (the
+// recorder links the registry, and a hook call must start fast).
+type words struct {
+	list string
+	set  func() map[string]bool
 }
+
+// lazyWords is the set of the blank-separated words of list, built on first use.
+func lazyWords(list string) *words {
+	return &words{list: list, set: sync.OnceValue(func() map[string]bool {
+		m := map[string]bool{}
+		for _, w := range strings.Fields(list) {
+			m[w] = true
+		}
+		return m
+	})}
+}
+
+// has says whether w is in the set.
+func (ws *words) has(w string) bool { return ws.set()[w] }
 
 // simple normalises one simple command.
 func simple(src string, s *syntax.Stmt, c *syntax.CallExpr) part {
@@ -138,10 +147,10 @@ func simple(src string, s *syntax.Stmt, c *syntax.CallExpr) part {
 		for _, wp := range w.Parts {
 			switch e := wp.(type) {
 			case *syntax.ParamExp:
-				p.Expansion = p.Expansion || !knownVar[e.Param.Value]
+				p.Expansion = p.Expansion || !knownVar.has(e.Param.Value)
 			case *syntax.DblQuoted:
 				syntax.Walk(wp, func(n syntax.Node) bool {
-					if e, ok := n.(*syntax.ParamExp); ok && !knownVar[e.Param.Value] {
+					if e, ok := n.(*syntax.ParamExp); ok && !knownVar.has(e.Param.Value) {
 						p.Expansion = true
 					}
 					return true
@@ -167,7 +176,7 @@ func simple(src string, s *syntax.Stmt, c *syntax.CallExpr) part {
 		if a.Value != nil {
 			v = text(a.Value)
 		}
-		if !safeEnv[a.Name.Value] || !plainValue.MatchString(v) || strings.Contains(v, "/") {
+		if !safeEnv.has(a.Name.Value) || !plainValue.MatchString(v) || strings.Contains(v, "/") {
 			allowEnv = append(allowEnv, text(a))
 		}
 	}
@@ -200,8 +209,8 @@ func unquote(w *syntax.Word) (string, bool) {
 }
 
 // stripWrappers drops leading wrapper commands, their options and env's assignments.
-func stripWrappers(w []string, set map[string]bool) []string {
-	for len(w) > 1 && set[w[0]] {
+func stripWrappers(w []string, set *words) []string {
+	for len(w) > 1 && set.has(w[0]) {
 		name := w[0]
 		w = w[1:]
 		for len(w) > 1 {
@@ -209,7 +218,7 @@ func stripWrappers(w []string, set map[string]bool) []string {
 			case strings.HasPrefix(w[0], "-"):
 				opt := w[0]
 				w = w[1:]
-				if valueOpts[opt] && len(w) > 1 && name != "command" && name != "time" {
+				if valueOpts.has(opt) && len(w) > 1 && name != "command" && name != "time" {
 					w = w[1:]
 				}
 				continue
@@ -219,7 +228,7 @@ func stripWrappers(w []string, set map[string]bool) []string {
 			}
 			break
 		}
-		if wrapperArg[name] && len(w) > 1 {
+		if wrapperArg.has(name) && len(w) > 1 {
 			w = w[1:]
 		}
 	}
@@ -314,10 +323,10 @@ func globMatch(seg []string, text string) bool {
 // readOnly are commands that run without a rule when their paths are inside the working
 // directories (reason readOnlyCommand); git's read-only subcommands are in readOnlyGit.
 var (
-	readOnly    = wordSet("ls cat head tail wc grep rg echo pwd which whoami date true false stat file du df sort uniq diff basename dirname realpath printf tree less more env printenv id uname hostname")
-	readOnlyGit = wordSet("status log diff show branch rev-parse remote ls-files blame")
+	readOnly    = lazyWords("ls cat head tail wc grep rg echo pwd which whoami date true false stat file du df sort uniq diff basename dirname realpath printf tree less more env printenv id uname hostname")
+	readOnlyGit = lazyWords("status log diff show branch rev-parse remote ls-files blame")
 	// readers take path arguments checked against Read rules and the working directories.
-	readers = wordSet("cat head tail less more ls wc grep rg stat file du tree sort uniq diff")
+	readers = lazyWords("cat head tail less more ls wc grep rg stat file du tree sort uniq diff")
 	// fileWriters are the Bash file commands acceptEdits lets run inside the working directories.
-	fileWriters = wordSet("touch mkdir cp mv")
+	fileWriters = lazyWords("touch mkdir cp mv")
 )

@@ -48,7 +48,7 @@ func (p Policy) Decide(c Call) Result {
 	switch {
 	case c.Tool == "Bash":
 		res = p.bash(str("command"), c.Cwd)
-	case c.Tool == "Read" || writeTools[c.Tool]:
+	case c.Tool == "Read" || writeTools.has(c.Tool):
 		f := str("file_path")
 		if f == "" {
 			f = str("notebook_path")
@@ -226,7 +226,7 @@ func (p Policy) bashPaths(b Decision, pt part, cwd string) (Result, bool) {
 
 // readPaths are the path arguments of a known file-reading command.
 func readPaths(pt part) []string {
-	if len(pt.Words) == 0 || !readers[pt.Words[0]] {
+	if len(pt.Words) == 0 || !readers.has(pt.Words[0]) {
 		return nil
 	}
 	var out []string
@@ -274,11 +274,11 @@ func (p Policy) bashPart(pt part, cwd string) (bool, *Rule, string) {
 			return true, nil, ""
 		}
 		return false, nil, "workingDir"
-	case readOnly[w[0]] && pt.Allow == pt.Deny:
+	case readOnly.has(w[0]) && pt.Allow == pt.Deny:
 		return true, nil, ""
-	case w[0] == "git" && len(w) > 1 && readOnlyGit[w[1]]:
+	case w[0] == "git" && len(w) > 1 && readOnlyGit.has(w[1]):
 		return true, nil, ""
-	case p.Mode == "acceptEdits" && fileWriters[w[0]]:
+	case p.Mode == "acceptEdits" && fileWriters.has(w[0]):
 		for _, a := range w[1:] {
 			if !strings.HasPrefix(a, "-") && !inside(resolve(a, cwd), p.Dirs) {
 				return false, nil, "workingDir"
@@ -377,7 +377,7 @@ func (p Policy) droppedMatches(sh shape) []Rule {
 }
 
 // multiWord are programs whose rules name a subcommand ("npm run test:*" rather than "npm:*").
-var multiWord = wordSet("npm pnpm yarn git go cargo docker kubectl make pip pip3 python -m uv poetry gh bun deno dotnet mvn gradle")
+var multiWord = lazyWords("npm pnpm yarn git go cargo docker kubectl make pip pip3 python -m uv poetry gh bun deno dotnet mvn gradle")
 
 // bashFix is the smallest change that lets the parts run: the rewrite to a spelling a rule
 // allows, or an allow entry that never names a machine path, and where it counts.
@@ -403,7 +403,7 @@ func (p Policy) bashFix(need []string, near []NearMiss, cwd string) string {
 			return fmt.Sprintf("Run it as ./%s and allow Bash(./%s:*) (a guard can rewrite the absolute spelling with updatedInput; an entry with this machine's path would be void elsewhere).", rel, rel)
 		case strings.Contains(prog, "/"):
 			rule = "Bash(" + prog + ":*)"
-		case multiWord[prog] && len(w) > 1 && !strings.HasPrefix(w[1], "-"):
+		case multiWord.has(prog) && len(w) > 1 && !strings.HasPrefix(w[1], "-"):
 			sub := w[1]
 			if (prog == "npm" || prog == "pnpm" || prog == "yarn" || prog == "bun") && sub == "run" && len(w) > 2 {
 				sub = "run " + w[2]
@@ -432,7 +432,7 @@ func (p Policy) allowFile() string {
 func (p Policy) file(tool, path, cwd string) Result {
 	abs := resolve(path, cwd)
 	ruleTool := "Read"
-	if writeTools[tool] {
+	if writeTools.has(tool) {
 		ruleTool = "Edit"
 	}
 	for _, b := range []Decision{Deny, Ask} {
@@ -445,7 +445,7 @@ func (p Policy) file(tool, path, cwd string) Result {
 			}
 		}
 	}
-	if writeTools[tool] && p.Mode == "plan" {
+	if writeTools.has(tool) && p.Mode == "plan" {
 		return Result{Decision: Ask, Reason: "mode:plan", Why: "Plan mode refuses every file write."}
 	}
 	if p.Mode == "bypassPermissions" {
@@ -469,7 +469,7 @@ func (p Policy) file(tool, path, cwd string) Result {
 	switch {
 	case tool == "Read" && in:
 		return Result{Decision: Allow, Reason: "mode:" + p.Mode, Why: "A read inside the working directories runs."}
-	case writeTools[tool] && in && p.Mode == "acceptEdits":
+	case writeTools.has(tool) && in && p.Mode == "acceptEdits":
 		return Result{Decision: Allow, Reason: "mode:acceptEdits", Why: "acceptEdits lets writes inside the working directories run."}
 	}
 	res := Result{Decision: Ask, Reason: "workingDir", Why: fmt.Sprintf("%s is outside the working directories and no rule allows it.", p.show(abs))}
@@ -511,7 +511,7 @@ func (p Policy) fileNearMisses(tool, abs string) []NearMiss {
 			}
 		case !r.Paren && r.Tool == "Edit" && tool == "Write" && r.Dropped == "":
 			out = append(out, NearMiss{Rule: r, Respelling: "a bare Edit allows Edit only; a bare Write or Edit(**) allows Write"})
-		case r.Paren && r.Tool == "Edit" && r.Content == "*" && tool != "Edit" && writeTools[tool]:
+		case r.Paren && r.Tool == "Edit" && r.Content == "*" && tool != "Edit" && writeTools.has(tool):
 			out = append(out, NearMiss{Rule: r, Respelling: "Edit(*) lets Edit run, not " + tool + "; Edit(**) covers both"})
 		case r.Paren && (r.Tool == "Read" || r.Tool == "Edit") && strings.HasPrefix(r.Content, "/") && !strings.HasPrefix(r.Content, "//"):
 			alt := r
@@ -559,7 +559,7 @@ func (p Policy) webFetch(raw string) Result {
 }
 
 // asking are the tools that ask without a rule; the others run unchecked.
-var asking = wordSet("WebSearch")
+var asking = lazyWords("WebSearch")
 
 // other decides a tool with no content rules: whole-tool rules, else its default.
 func (p Policy) other(tool string) Result {
@@ -568,7 +568,7 @@ func (p Policy) other(tool string) Result {
 			return decided(b, *r, tool+" as a whole tool.")
 		}
 	}
-	if asking[tool] && p.Mode != "bypassPermissions" {
+	if asking.has(tool) && p.Mode != "bypassPermissions" {
 		return Result{Decision: Ask, Reason: "bashMiss:no-rule-match", Why: "No rule allows " + tool + ".", Fix: fmt.Sprintf("Add %s to permissions.allow in %s.", tool, p.allowFile())}
 	}
 	return Result{Decision: Allow, Reason: "other", Why: tool + " needs no permission."}

@@ -3,9 +3,9 @@ package permissions
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/internal/lazyre"
 	"github.com/agc-sarif/agc-sarif/permit"
 )
 
@@ -34,9 +34,9 @@ func (Runner) Rules() []permit.Rule {
 	}
 }
 
-var machinePath = regexp.MustCompile(`(^|[\s(=:])(//|/)(home|Users|tmp|root|var|opt|private|mnt|srv|workspace|github)/|^[A-Za-z]:\\`)
+var machinePath = lazyre.New(`(^|[\s(=:])(//|/)(home|Users|tmp|root|var|opt|private|mnt|srv|workspace|github)/|^[A-Za-z]:\\`)
 
-var wordStar = regexp.MustCompile(`[A-Za-z0-9_.-]\*$`)
+var wordStar = lazyre.New(`[A-Za-z0-9_.-]\*$`)
 
 // SettingsFile says whether a repository path is the project's settings or local settings.
 func (Runner) SettingsFile(p string) bool {

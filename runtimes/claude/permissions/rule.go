@@ -49,7 +49,7 @@ func isFileTool(t string) bool {
 }
 
 // writeTools are the tools an Edit(path) rule governs.
-var writeTools = map[string]bool{"Edit": true, "Write": true, "NotebookEdit": true, "MultiEdit": true}
+var writeTools = lazyWords("Edit Write NotebookEdit MultiEdit")
 
 // NeverMatches says why a rule that loads is never consulted: Write(path), NotebookEdit(path),
 // MultiEdit(path) and Glob(path) rules are accepted and never matched (only Read and Edit are
