@@ -96,6 +96,7 @@ type hookCommand struct {
 func parseSettings(rel, runtime, text string) *settings {
 	s := &settings{rel: rel, runtime: runtime}
 	keys := runtimes.For(runtime).CommandKeys()
+	events := eventsAtTop(keys, rel) // the file's top-level keys are the events: no "hooks" object
 	dec := json.NewDecoder(strings.NewReader(text))
 	type frame struct {
 		obj    bool
@@ -131,17 +132,23 @@ func parseSettings(rel, runtime, text string) *settings {
 			top := &stack[len(stack)-1]
 			if top.expect {
 				top.key, top.expect = tok.(string), false
-				if len(stack) == 1 && top.key == "hooks" && s.hooksLine == 0 {
+				if len(stack) == 1 && (top.key == "hooks" || events) && s.hooksLine == 0 {
 					s.hooksLine = lineAt()
 				}
 				continue
 			}
 			top.expect = true
 			str, ok := tok.(string)
+			event := ""
+			if events {
+				event = stack[0].key
+			} else if len(stack) > 1 {
+				event = stack[1].key
+			}
 			switch {
-			case !ok || stack[0].key != "hooks":
-			case isCommandKey(keys, top.key, len(stack)):
-				s.commands = append(s.commands, hookCommand{event: stack[1].key, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()})
+			case !ok || !events && stack[0].key != "hooks":
+			case isCommandKey(keys, top.key, len(stack), events):
+				s.commands = append(s.commands, hookCommand{event: event, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()})
 				top.cmd = len(s.commands)
 			case top.key == "name" && len(stack) >= 5:
 				top.name = str
@@ -153,11 +160,23 @@ func parseSettings(rel, runtime, text string) *settings {
 	}
 }
 
-// isCommandKey reports whether key, depth objects and arrays deep, names a hook's command in a
-// config file of the runtime whose CommandKeys are keys.
-func isCommandKey(keys []gates.CommandKey, key string, depth int) bool {
+// eventsAtTop reports whether the config file rel has the events as its top-level keys: a key of
+// keys names it as its File.
+func eventsAtTop(keys []gates.CommandKey, rel string) bool {
 	for _, k := range keys {
-		if k.Key == key && depth >= k.Depth {
+		if k.File != "" && (rel == k.File || strings.HasSuffix(rel, "/"+k.File)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommandKey reports whether key, depth objects and arrays deep, names a hook's command in a
+// config file of the runtime whose CommandKeys are keys; events: the file has its events at the
+// top level, where only the keys naming a File are read.
+func isCommandKey(keys []gates.CommandKey, key string, depth int, events bool) bool {
+	for _, k := range keys {
+		if k.Key == key && depth >= k.Depth && (k.File != "") == events {
 			return true
 		}
 	}

@@ -97,3 +97,33 @@ func TestFindHookGeminiName(t *testing.T) {
 		}
 	}
 }
+
+// TestFindHookDroid finds a hook in Factory Droid's .factory/hooks.json, whose events stand at
+// the top level (no "hooks" object), and in its settings.json's Claude-shaped "hooks".
+func TestFindHookDroid(t *testing.T) {
+	text := `{
+  "PreToolUse": [{"matcher": "Execute|Create", "hooks": [{"type": "command", "timeout": 30,
+    "command": "\"$FACTORY_PROJECT_DIR\"/.factory/hooks/agc-record --log hook-log.jsonl -- python3 \"$FACTORY_PROJECT_DIR\"/.factory/hooks/guard.py"}]}],
+  "PostToolUse": [{"matcher": "Execute", "hooks": [{"type": "command", "command": "./post.sh"}]}]
+}`
+	s := parseSettings(".factory/hooks.json", agent.Droid, text)
+	for _, tt := range []struct {
+		hook, event string
+		line        int
+	}{
+		{`python3 "$FACTORY_PROJECT_DIR"/.factory/hooks/guard.py`, "PreToolUse", 3},
+		{"./post.sh", "PostToolUse", 4},
+	} {
+		if _, line, ok := findHook([]*settings{s}, tt.hook, tt.event); !ok || line != tt.line {
+			t.Errorf("findHook(%q, %q) = line %d, %v; want line %d", tt.hook, tt.event, line, ok, tt.line)
+		}
+	}
+	// The same text as another file of Droid's is not read at the top level.
+	if s := parseSettings(".factory/settings.json", agent.Droid, text); len(s.commands) != 0 {
+		t.Errorf("settings.json read %d commands outside \"hooks\"", len(s.commands))
+	}
+	claude := `{"hooks": {"PreToolUse": [{"matcher": "Execute", "hooks": [{"type": "command", "command": "./pre.sh"}]}]}}`
+	if s := parseSettings(".factory/settings.json", agent.Droid, claude); len(s.commands) != 1 || s.commands[0].event != "PreToolUse" {
+		t.Errorf("settings.json hooks: %+v", s.commands)
+	}
+}

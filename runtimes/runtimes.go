@@ -9,6 +9,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/runtimes/claude"
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
+	"github.com/agc-sarif/agc-sarif/runtimes/droid"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
 	"github.com/agc-sarif/agc-sarif/runtimes/qwen"
 )
@@ -21,12 +22,14 @@ var bindings = []gates.Binding{
 	gemini.Binding{},
 	copilot.Binding{},
 	qwen.Binding{},
+	droid.Binding{},
 }
 
 // formats are the input formats, in the order detection tries them (the first match wins), as
 // --format lists them. Adding a runtime's log format adds one line.
 func formats() []inputs.FormatSpec {
 	return []inputs.FormatSpec{
+		droid.StreamFormat(), // before Claude Code's stream-json, whose first line it shares
 		claude.StreamJSONFormat(),
 		claude.TranscriptFormat(),
 		inputs.HookLogFormat(),
@@ -36,6 +39,7 @@ func formats() []inputs.FormatSpec {
 		gemini.SessionFormat(),
 		gemini.StreamFormat(),
 		gemini.TelemetryFormat(),
+		droid.SessionFormat(),
 		inputs.AGCFormat(),
 		inputs.JudgmentFormat(),
 	}
