@@ -14,6 +14,7 @@ var bindingTestdata = map[string]string{
 	agent.Gemini:     "testdata/gemini",
 	agent.Copilot:    "testdata/copilot",
 	agent.Qwen:       "testdata/qwen",
+	agent.Droid:      "testdata/droid",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

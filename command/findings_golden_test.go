@@ -41,6 +41,7 @@ var testdataSets = map[string]string{
 	"gemini":    "each",
 	"copilot":   "each",
 	"qwen":      "checkout",
+	"droid":     "checkout",
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",
