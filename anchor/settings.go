@@ -150,7 +150,7 @@ func parseSettings(rel, runtime, text string) *settings {
 			case isCommandKey(keys, top.key, len(stack), events):
 				s.commands = append(s.commands, hookCommand{event: event, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()})
 				top.cmd = len(s.commands)
-			case top.key == "name" && len(stack) >= 5:
+			case top.key == "name" && len(stack) >= 4:
 				top.name = str
 				if top.cmd > 0 {
 					s.commands[top.cmd-1].name = str

@@ -127,3 +127,22 @@ func TestFindHookDroid(t *testing.T) {
 		t.Errorf("settings.json hooks: %+v", s.commands)
 	}
 }
+
+// TestFindHookCrush finds a hook in Crush's crush.json, whose entries stand right under the
+// event with their name, matcher and command.
+func TestFindHookCrush(t *testing.T) {
+	text := `{
+  "hooks": {
+    "PreToolUse": [
+      {"name": "ship-guard", "matcher": "^(bash|write)$",
+       "command": "\"$CRUSH_PROJECT_DIR\"/hooks/agc-record --log hook-log.jsonl -- python3 \"$CRUSH_PROJECT_DIR\"/hooks/guard.py"}
+    ]
+  }
+}`
+	s := parseSettings("crush.json", agent.Crush, text)
+	for _, hook := range []string{`python3 "$CRUSH_PROJECT_DIR"/hooks/guard.py`, "ship-guard"} {
+		if _, line, ok := findHook([]*settings{s}, hook, "PreToolUse"); !ok || line != 5 {
+			t.Errorf("findHook(%q) = line %d, %v; want line 5", hook, line, ok)
+		}
+	}
+}

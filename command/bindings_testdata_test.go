@@ -15,6 +15,7 @@ var bindingTestdata = map[string]string{
 	agent.Copilot:    "testdata/copilot",
 	agent.Qwen:       "testdata/qwen",
 	agent.Droid:      "testdata/droid",
+	agent.Crush:      "testdata/crush",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

@@ -42,6 +42,7 @@ var testdataSets = map[string]string{
 	"copilot":   "each",
 	"qwen":      "checkout",
 	"droid":     "checkout",
+	"crush":     "checkout",
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",

@@ -159,6 +159,7 @@ func TestAllowFor(t *testing.T) {
 		{agent.Qwen, false, "", "none: "},
 		{agent.Qwen, true, "", "none: "},
 		{agent.Droid, false, "", "none: "},
+		{agent.Crush, false, "", "none: "},
 		{"other-cli", false, "Bash(git status:*)", "permissions.allow in .claude/settings.json"},
 	}
 	for _, tt := range tests {

@@ -13,7 +13,7 @@ import (
 
 // runtimeNames are the words that name a runtime, by the folder that may spell them; each
 // runtime id (agent.ClaudeCode, …) holds its word.
-var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot", "qwen": "qwen", "droid": "droid"}
+var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot", "qwen": "qwen", "droid": "droid", "crush": "crush"}
 
 // namesAllowed are the files or folders outside the runtime folders, the registry (this folder's
 // own files) and the id package (agent/) whose code may still name a runtime, and why. Each entry

@@ -9,6 +9,7 @@ import (
 	"github.com/agc-sarif/agc-sarif/runtimes/claude"
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
+	"github.com/agc-sarif/agc-sarif/runtimes/crush"
 	"github.com/agc-sarif/agc-sarif/runtimes/droid"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
 	"github.com/agc-sarif/agc-sarif/runtimes/qwen"
@@ -23,6 +24,7 @@ var bindings = []gates.Binding{
 	copilot.Binding{},
 	qwen.Binding{},
 	droid.Binding{},
+	crush.Binding{},
 }
 
 // formats are the input formats, in the order detection tries them (the first match wins), as
@@ -40,6 +42,8 @@ func formats() []inputs.FormatSpec {
 		gemini.StreamFormat(),
 		gemini.TelemetryFormat(),
 		droid.SessionFormat(),
+		crush.MessagesFormat(),
+		crush.StoreFormat(),
 		inputs.AGCFormat(),
 		inputs.JudgmentFormat(),
 	}
