@@ -15,6 +15,8 @@ const (
 	Gemini     = "gemini-cli"
 	Copilot    = "copilot-cli"
 	Qwen       = "qwen-code"
+	Droid      = "factory-droid"
+	Crush      = "crush"
 	Cursor     = "cursor"
 	Cline      = "cline"
 	Windsurf   = "windsurf"
@@ -71,6 +73,10 @@ func Detect(input json.RawMessage) string {
 		return Gemini
 	case has("tool_call_id"), qwenPromptID(f["prompt_id"]), qwenTranscript(f["transcript_path"]):
 		return Qwen
+	case droidInput(f):
+		return Droid
+	case has("event") && !has("hook_event_name") && has("tool_name"):
+		return Crush
 	case has("turn_id"):
 		return Codex
 	case has("sessionId") && has("toolName"):
@@ -90,6 +96,32 @@ func pluginHost(host json.RawMessage) string {
 		return Kilo
 	}
 	return OpenCode
+}
+
+// DetectEnv is Detect, with the hook's environment (getenv; nil: none) naming the runtime when
+// nothing in input does: Factory Droid sets FACTORY_PROJECT_DIR, Crush CRUSH=1 and AGENT=crush.
+// Input that names a runtime wins, since an agent may run inside another's shell.
+func DetectEnv(input json.RawMessage, getenv func(string) string) string {
+	d := Detect(input)
+	if d != Fallback || getenv == nil {
+		return d
+	}
+	switch {
+	case getenv("FACTORY_PROJECT_DIR") != "" || getenv("DROID_PROJECT_DIR") != "":
+		return Droid
+	case getenv("CRUSH") == "1" || getenv("AGENT") == "crush" || getenv("CRUSH_PROJECT_DIR") != "":
+		return Crush
+	}
+	return d
+}
+
+// droidInput reports whether a hook's stdin is Factory Droid's: Claude Code's fields with the
+// transcript under .factory/sessions/ or an autonomy level as permission_mode (auto-low, …).
+func droidInput(f map[string]json.RawMessage) bool {
+	var p, mode string
+	_ = json.Unmarshal(f["transcript_path"], &p)
+	_ = json.Unmarshal(f["permission_mode"], &mode)
+	return strings.Contains(strings.ReplaceAll(p, `\`, "/"), "/.factory/sessions/") || strings.HasPrefix(mode, "auto-")
 }
 
 // qwenPromptID reports whether id is a Qwen Code prompt id, "<session>########<n>": Claude Code

@@ -5,6 +5,38 @@ import (
 	"testing"
 )
 
+func TestDetectEnv(t *testing.T) {
+	claude := json.RawMessage(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{}}`)
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		input  json.RawMessage
+		getenv func(string) string
+		want   string
+	}{
+		{claude, nil, ClaudeCode},
+		{claude, env(), ClaudeCode},
+		{claude, env("FACTORY_PROJECT_DIR", "/p", "CLAUDE_PROJECT_DIR", "/p"), Droid},
+		{claude, env("CRUSH", "1", "AGENT", "crush"), Crush},
+		{claude, env("AGENT", "crush"), Crush},
+		// The input wins: a Codex hook run from inside a Droid session is Codex's.
+		{json.RawMessage(`{"session_id":"s","turn_id":"u","hook_event_name":"PreToolUse"}`), env("FACTORY_PROJECT_DIR", "/p"), Codex},
+	}
+	for _, tc := range tests {
+		if got := DetectEnv(tc.input, tc.getenv); got != tc.want {
+			t.Errorf("DetectEnv(%s) = %q, want %q", tc.input, got, tc.want)
+		}
+	}
+}
+
 func TestDetect(t *testing.T) {
 	tests := []struct {
 		input string
@@ -28,6 +60,11 @@ func TestDetect(t *testing.T) {
 		{`{"session_id":"s","transcript_path":"/h/.claude/projects/p/s.jsonl","hook_event_name":"Stop"}`, ClaudeCode},
 		// Claude Code 2.1 sends a prompt_id as well, a bare UUID (a real PreToolUse input of 2.1.332).
 		{`{"cwd":"/w","effort":"medium","hook_event_name":"PreToolUse","permission_mode":"default","prompt_id":"1e59c977-d691-4d40-b6dc-aed8fc16abb0","session_id":"8b201d7c-9f26-476e-8eb8-42d6f8f1c578","tool_input":{"command":"ls"},"tool_name":"Bash","tool_use_id":"toolu_1","transcript_path":"/h/.claude/projects/p/s.jsonl"}`, ClaudeCode},
+		// Factory Droid 0.225.2 (testdata/droid/run/hook-log.jsonl): Claude Code's fields, no call id.
+		{`{"session_id":"s","transcript_path":"/h/.factory/sessions/-tmp-p/s.jsonl","cwd":"/p","permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"ls"}}`, Droid},
+		{`{"session_id":"s","permission_mode":"auto-low","hook_event_name":"SessionStart","source":"startup"}`, Droid},
+		// Crush 0.90.0 (testdata/crush): "event", not hook_event_name.
+		{`{"event":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"bash","tool_input":{"command":"ls"}}`, Crush},
 		{`{"transcript_path":42,"hook_event_name":"Stop"}`, ClaudeCode},
 		{`"not an object"`, ClaudeCode},
 		{`[1,2]`, ClaudeCode},

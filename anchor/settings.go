@@ -123,6 +123,7 @@ func parseSettings(rel, runtime, text string) *settings {
 		return s
 	}
 	keys := runtimes.For(runtime).CommandKeys()
+	events := eventsAtTop(keys, rel) // the file's top-level keys are the events: no "hooks" object
 	dec := json.NewDecoder(strings.NewReader(text))
 	type frame struct {
 		obj    bool
@@ -162,29 +163,35 @@ func parseSettings(rel, runtime, text string) *settings {
 			top := &stack[len(stack)-1]
 			if top.expect {
 				top.key, top.expect = tok.(string), false
-				if len(stack) == 1 && top.key == "hooks" && s.hooksLine == 0 {
+				if len(stack) == 1 && (top.key == "hooks" || events) && s.hooksLine == 0 {
 					s.hooksLine = lineAt()
 				}
 				continue
 			}
 			top.expect = true
 			str, ok := tok.(string)
+			event := ""
+			if events {
+				event = stack[0].key
+			} else if len(stack) > 1 {
+				event = stack[1].key
+			}
 			switch {
-			case !ok || stack[0].key != "hooks":
-			case isCommandKey(keys, top.key, len(stack)):
-				c := hookCommand{event: stack[1].key, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()}
-				if len(stack) > 4 { // under a group: {"matcher": …, "hooks": [{"command": …}]}
-					c.matcher = stack[3].matcher
-					stack[3].cmds = append(stack[3].cmds, len(s.commands))
+			case !ok || !events && stack[0].key != "hooks":
+			case isCommandKey(keys, top.key, len(stack), events):
+				c := hookCommand{event: event, command: str, name: top.name, prog: hookprog.Of(str), line: lineAt()}
+				if g := groupDepth(events); len(stack) > g+1 { // under a group: {"matcher": …, "hooks": [{"command": …}]}
+					c.matcher = stack[g].matcher
+					stack[g].cmds = append(stack[g].cmds, len(s.commands))
 				}
 				s.commands = append(s.commands, c)
 				top.cmd = len(s.commands)
-			case top.key == "matcher" && len(stack) == 4:
+			case top.key == "matcher" && len(stack) == groupDepth(events)+1:
 				top.matcher = str
 				for _, i := range top.cmds {
 					s.commands[i].matcher = str
 				}
-			case top.key == "name" && len(stack) >= 5:
+			case top.key == "name" && len(stack) >= 4:
 				top.name = str
 				if top.cmd > 0 {
 					s.commands[top.cmd-1].name = str
@@ -244,11 +251,32 @@ func parseScript(s *settings, event, text string) *settings {
 	return s
 }
 
-// isCommandKey reports whether key, depth objects and arrays deep, names a hook's command in a
-// config file of the runtime whose CommandKeys are keys.
-func isCommandKey(keys []gates.CommandKey, key string, depth int) bool {
+// groupDepth is where a hook group ({"matcher": …, "hooks": […]}) stands in the stack: under
+// "hooks" → event → array, or, in a file whose events are its top-level keys, under event → array.
+func groupDepth(events bool) int {
+	if events {
+		return 2
+	}
+	return 3
+}
+
+// eventsAtTop reports whether the config file rel has the events as its top-level keys: a key of
+// keys names it as its File.
+func eventsAtTop(keys []gates.CommandKey, rel string) bool {
 	for _, k := range keys {
-		if k.Key == key && depth >= k.Depth {
+		if k.File != "" && (rel == k.File || strings.HasSuffix(rel, "/"+k.File)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommandKey reports whether key, depth objects and arrays deep, names a hook's command in a
+// config file of the runtime whose CommandKeys are keys; events: the file has its events at the
+// top level, where only the keys naming a File are read.
+func isCommandKey(keys []gates.CommandKey, key string, depth int, events bool) bool {
+	for _, k := range keys {
+		if k.Key == key && depth >= k.Depth && (k.File != "") == events {
 			return true
 		}
 	}

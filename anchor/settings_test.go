@@ -125,3 +125,52 @@ func TestParsePluginFile(t *testing.T) {
 		t.Error("a plugin file matched a hook command")
 	}
 }
+
+// TestFindHookDroid finds a hook in Factory Droid's .factory/hooks.json, whose events stand at
+// the top level (no "hooks" object), and in its settings.json's Claude-shaped "hooks".
+func TestFindHookDroid(t *testing.T) {
+	text := `{
+  "PreToolUse": [{"matcher": "Execute|Create", "hooks": [{"type": "command", "timeout": 30,
+    "command": "\"$FACTORY_PROJECT_DIR\"/.factory/hooks/agc-record --log hook-log.jsonl -- python3 \"$FACTORY_PROJECT_DIR\"/.factory/hooks/guard.py"}]}],
+  "PostToolUse": [{"matcher": "Execute", "hooks": [{"type": "command", "command": "./post.sh"}]}]
+}`
+	s := parseSettings(".factory/hooks.json", agent.Droid, text)
+	for _, tt := range []struct {
+		hook, event string
+		line        int
+	}{
+		{`python3 "$FACTORY_PROJECT_DIR"/.factory/hooks/guard.py`, "PreToolUse", 3},
+		{"./post.sh", "PostToolUse", 4},
+	} {
+		if _, line, ok := findHook([]*settings{s}, tt.hook, tt.event); !ok || line != tt.line {
+			t.Errorf("findHook(%q, %q) = line %d, %v; want line %d", tt.hook, tt.event, line, ok, tt.line)
+		}
+	}
+	// The same text as another file of Droid's is not read at the top level.
+	if s := parseSettings(".factory/settings.json", agent.Droid, text); len(s.commands) != 0 {
+		t.Errorf("settings.json read %d commands outside \"hooks\"", len(s.commands))
+	}
+	claude := `{"hooks": {"PreToolUse": [{"matcher": "Execute", "hooks": [{"type": "command", "command": "./pre.sh"}]}]}}`
+	if s := parseSettings(".factory/settings.json", agent.Droid, claude); len(s.commands) != 1 || s.commands[0].event != "PreToolUse" {
+		t.Errorf("settings.json hooks: %+v", s.commands)
+	}
+}
+
+// TestFindHookCrush finds a hook in Crush's crush.json, whose entries stand right under the
+// event with their name, matcher and command.
+func TestFindHookCrush(t *testing.T) {
+	text := `{
+  "hooks": {
+    "PreToolUse": [
+      {"name": "ship-guard", "matcher": "^(bash|write)$",
+       "command": "\"$CRUSH_PROJECT_DIR\"/hooks/agc-record --log hook-log.jsonl -- python3 \"$CRUSH_PROJECT_DIR\"/hooks/guard.py"}
+    ]
+  }
+}`
+	s := parseSettings("crush.json", agent.Crush, text)
+	for _, hook := range []string{`python3 "$CRUSH_PROJECT_DIR"/hooks/guard.py`, "ship-guard"} {
+		if _, line, ok := findHook([]*settings{s}, hook, "PreToolUse"); !ok || line != 5 {
+			t.Errorf("findHook(%q) = line %d, %v; want line 5", hook, line, ok)
+		}
+	}
+}

@@ -17,6 +17,8 @@ var bindingTestdata = map[string]string{
 	agent.Cline:      "testdata/cline",
 	agent.OpenCode:   "testdata/opencode",
 	agent.Kilo:       "testdata/kilo",
+	agent.Droid:      "testdata/droid",
+	agent.Crush:      "testdata/crush",
 }
 
 // TestBindingsHaveTestdata: every registered binding has testdata from its real runtime, and

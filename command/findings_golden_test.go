@@ -44,6 +44,8 @@ var testdataSets = map[string]string{
 	"cline":     "checkout",
 	"opencode":  "checkout",
 	"kilo":      "checkout",
+	"droid":     "checkout",
+	"crush":     "checkout",
 	"friction":  "each",
 	"contract":  "each",
 	"action":    "root:workspace",

@@ -17,6 +17,8 @@ func TestRepairAnswerAccepted(t *testing.T) {
 		{agent.Codex, "PreToolUse", "Bash"},
 		{agent.Gemini, "BeforeTool", "run_shell_command"},
 		{agent.Copilot, "preToolUse", "bash"},
+		{agent.Droid, "PreToolUse", "Execute"},
+		{agent.Crush, "PreToolUse", "bash"},
 	} {
 		answer := repairAnswer(tt.runtime, "shell-ladder/python3-only", "Bash", "python", "python3", ex)
 		res := runtimes.For(tt.runtime).CheckHook(gates.HookAnswer{Event: tt.event, Tool: tt.tool,

@@ -158,6 +158,8 @@ func TestAllowFor(t *testing.T) {
 		{"copilot-cli", true, "", "none: "},
 		{agent.Qwen, false, "", "none: "},
 		{agent.Qwen, true, "", "none: "},
+		{agent.Droid, false, "", "none: "},
+		{agent.Crush, false, "", "none: "},
 		{"other-cli", false, "Bash(git status:*)", "permissions.allow in .claude/settings.json"},
 	}
 	for _, tt := range tests {

@@ -94,9 +94,12 @@ type HookCall struct {
 }
 
 // CommandKey is a key of a runtime's config file that holds a hook command (Binding.CommandKeys).
+// With File set, the key is read only in that config file, whose top-level keys are the events
+// themselves (no "hooks" object: Factory Droid's hooks.json).
 type CommandKey struct {
 	Key   string
 	Depth int
+	File  string
 }
 
 // ToolCall is what a tool call was about, read from its input by its binding.

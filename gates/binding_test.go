@@ -23,6 +23,8 @@ var claudeAllowed = map[string]string{
 	"runtimes/codex/":      "Codex presents its shell tool to hooks as Bash (a Codex fact)",
 	"runtimes/gemini/":     "Gemini's write_file and replace name their file file_path and new text new_string (Gemini facts)",
 	"runtimes/qwen/":       "Qwen Code's write_file and edit name their file file_path and new text new_string (Qwen facts)",
+	"runtimes/droid/":      "Factory Droid's Create, Edit and Read name their file file_path (Droid facts, testdata/droid)",
+	"runtimes/crush/":      "Crush's write and edit name their file file_path and new text new_string (Crush facts, testdata/crush)",
 	"agent/agent.go":       "the runtime ids, shared by the recorder and the bindings",
 	"friction/":            "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
 	"gates/gatestest/":     "test support: builds Claude-shaped answers for the bindings' tests",

@@ -31,7 +31,7 @@ func (o *outcome) record(opts Options) hooklog.Record {
 	rec.Input, rec.InputEncoding = inputValue(o.stdin, o.stdinCut != nil)
 	o.stdin = nil
 	if rec.Runtime == "" {
-		rec.Runtime = agent.Detect(rec.Input)
+		rec.Runtime = agent.DetectEnv(rec.Input, opts.Getenv)
 	}
 	rec.Stdout, rec.StdoutEncoding = text(o.stdout)
 	rec.Stderr, rec.StderrEncoding = text(o.stderr)

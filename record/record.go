@@ -63,8 +63,11 @@ type Options struct {
 	// Warnings is the file that a failed log write is noted in ("" = nowhere; see WarnPath).
 	// Never the hook's stderr: on exit 2 that is the block reason the model reads.
 	Warnings string
-	// Runtime is the "runtime" field; "" = recognised from the input (claude-code by default).
+	// Runtime is the "runtime" field; "" = recognised from the input (claude-code by default),
+	// else from the environment (Getenv).
 	Runtime string
+	// Getenv reads the hook's environment, for a runtime the input does not name (agent.DetectEnv); nil = none.
+	Getenv func(string) string
 	// Signals delivers signals the recorder received; each is forwarded to the hook's process
 	// group. nil = none. A SIGTERM received here marks the record timed_out.
 	Signals <-chan os.Signal

@@ -14,7 +14,7 @@ import (
 // runtimeNames are the words that name a runtime, by the folder that may spell them; each
 // runtime id (agent.ClaudeCode, …) holds its word.
 var runtimeNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot", "qwen": "qwen",
-	"cline": "cline", "opencode": "opencode", "kilo": "opencode"}
+	"cline": "cline", "opencode": "opencode", "kilo": "opencode", "droid": "droid", "crush": "crush"}
 
 // boundedWords are runtime words that other words hold ("srcLine", "decline"): they name a
 // runtime only where they start a word (the token's start, after a character that is not a

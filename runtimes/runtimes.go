@@ -10,6 +10,8 @@ import (
 	"github.com/agc-sarif/agc-sarif/runtimes/cline"
 	"github.com/agc-sarif/agc-sarif/runtimes/codex"
 	"github.com/agc-sarif/agc-sarif/runtimes/copilot"
+	"github.com/agc-sarif/agc-sarif/runtimes/crush"
+	"github.com/agc-sarif/agc-sarif/runtimes/droid"
 	"github.com/agc-sarif/agc-sarif/runtimes/gemini"
 	"github.com/agc-sarif/agc-sarif/runtimes/opencode"
 	"github.com/agc-sarif/agc-sarif/runtimes/qwen"
@@ -26,12 +28,15 @@ var bindings = []gates.Binding{
 	cline.Binding{},
 	opencode.Binding{},
 	opencode.Binding{Kilo: true},
+	droid.Binding{},
+	crush.Binding{},
 }
 
 // formats are the input formats, in the order detection tries them (the first match wins), as
 // --format lists them. Adding a runtime's log format adds one line.
 func formats() []inputs.FormatSpec {
 	return []inputs.FormatSpec{
+		droid.StreamFormat(), // before Claude Code's stream-json, whose first line it shares
 		claude.StreamJSONFormat(),
 		claude.TranscriptFormat(),
 		inputs.HookLogFormat(),
@@ -45,6 +50,9 @@ func formats() []inputs.FormatSpec {
 		cline.StreamFormat(),
 		opencode.ExportFormat(),
 		opencode.StreamFormat(),
+		droid.SessionFormat(),
+		crush.MessagesFormat(),
+		crush.StoreFormat(),
 		inputs.AGCFormat(),
 		inputs.JudgmentFormat(),
 	}

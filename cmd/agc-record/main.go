@@ -59,6 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		Log:          record.LogPath(*logFile, getenv, dir),
 		Warnings:     record.WarnPath(getenv),
 		Runtime:      *runtime,
+		Getenv:       getenv,
 		Signals:      signals,
 		SignalsReady: ready,
 	})
