@@ -63,7 +63,7 @@ func Samples(runtime string) ([]Case, error) {
 var (
 	toolKeys  = []string{"tool_name", "toolName"}
 	inputKeys = []string{"tool_input", "toolArgs"}
-	eventKeys = []string{"hook_event_name", "hookEventName"}
+	eventKeys = []string{"hook_event_name", "hookEventName", "event"}
 )
 
 // bigInput is the size of the big hostile input.
