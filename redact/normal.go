@@ -29,7 +29,9 @@ func needsNormalising(s string) bool {
 			return true
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			return true
-		case c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == '\\'):
+		case c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == '\\' || s[i+1] == '\n' || s[i+1] == '\r'):
+			return true
+		case (c == '"' || c == '\'' || c == '\\' && i+1 < len(s) && s[i+1] == '"') && joinAt(s, i) > 0:
 			return true
 		}
 	}
@@ -53,6 +55,12 @@ func normalise(s string) normalised {
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c == '\\' || c == '"' || c == '\'' {
+			if k := joinAt(s, i); k > 0 {
+				i += k // dropped: the pieces on either side are read as one
+				continue
+			}
+		}
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); d >= 0x20 && d < 0x7f {
 				emit(string(rune(d)), i, i+3)
@@ -82,6 +90,58 @@ func normalise(s string) normalised {
 	}
 	n.text = b.String()
 	return n
+}
+
+// joinAt is the length of what joins two pieces of one token at s[i], 0 when nothing does: a
+// line continuation (a backslash before a line break, also as JSON text writes it: \\\n), or
+// the end of a string literal and the start of the next that continues it ("sk_live_" + "…",
+// adjacent literals "…" "…" on one line or across lines, in either quote, also \"-escaped inside
+// JSON text).
+func joinAt(s string, i int) int {
+	switch {
+	case strings.HasPrefix(s[i:], "\\\n"):
+		return 2
+	case strings.HasPrefix(s[i:], "\\\r\n"):
+		return 3
+	case strings.HasPrefix(s[i:], `\\\n`):
+		return 4
+	case strings.HasPrefix(s[i:], `\\\r\n`):
+		return 6
+	}
+	q := s[i : i+1]
+	if q == `\` {
+		if i+1 >= len(s) || s[i+1] != '"' {
+			return 0
+		}
+		q = `\"`
+	}
+	j := i + len(q)
+	plus, gap := false, false
+	for j < len(s) {
+		switch {
+		case s[j] == ' ' || s[j] == '\t':
+			gap = true
+			j++
+		case s[j] == '\n' || s[j] == '\r':
+			gap = true
+			j++
+		case strings.HasPrefix(s[j:], `\n`) || strings.HasPrefix(s[j:], `\r`) || strings.HasPrefix(s[j:], `\t`):
+			if q != `\"` {
+				return 0 // an escape only joins inside JSON text, where the quotes are escaped too
+			}
+			gap = true
+			j += 2
+		case s[j] == '+' && !plus:
+			plus = true
+			j++
+		default:
+			if (plus || gap) && strings.HasPrefix(s[j:], q) && j+len(q) < len(s) && isTokenByte(s[j+len(q)]) && i > 0 && isTokenByte(s[i-1]) {
+				return j + len(q) - i
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // fold is what one rune reads as: nothing for an invisible format character, else its NFKC
