@@ -188,7 +188,9 @@ func joinedName(s string, i, j int) bool {
 	return j+1 < len(s) && (s[j] == '.' || s[j] == '@') && isAlnum(s[j+1])
 }
 
-func isAlnum(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+}
 
 // randomLooking applies the fallback's tests to a run.
 func randomLooking(r string) bool {

@@ -202,7 +202,7 @@ func readTOML(text, name string) (allowlist, []*rule, error) {
 		src := strings.ReplaceAll(r.Regex, "{value}", valuePattern)
 		// Most rules never run (their keywords are not in the text): compile each on first use.
 		cr := &rule{id: r.ID, src: src, re: lazyRegexp(src), secretGroup: r.SecretGroup, entropy: r.Entropy,
-			generic: strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-") || name == "contexts.toml",
+			generic:   strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-") || name == "contexts.toml",
 			multiLine: r.Multiline, whole: r.Whole, window: r.Window, windowSet: r.Window}
 		if r.Check != "" {
 			c, ok := checks[r.Check]
