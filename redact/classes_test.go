@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -47,6 +48,25 @@ func TestOrdinaryUnredacted(t *testing.T) {
 	for _, s := range secrettest.Ordinary() {
 		if got := r.String(s); got != s {
 			t.Errorf("ordinary text changed:\n  %q\n  %q", s, got)
+		}
+	}
+}
+
+// TestClassesNested checks every class inside JSON text inside JSON text (as a hook's stderr
+// quotes an AGC line that quotes a tool input): the escapes at every depth are read through.
+func TestClassesNested(t *testing.T) {
+	r := New(Options{})
+	for i, p := range secrettest.Classes() {
+		text := p.Text
+		for depth := 1; depth <= 3; depth++ {
+			b, _ := json.Marshal(map[string]string{"stderr": "guard: " + text})
+			text = string(b)
+			if !strings.Contains(text, p.Secret) {
+				continue // the secret itself holds a character JSON escapes
+			}
+			if got := r.String(text); strings.Contains(got, p.Secret) {
+				t.Errorf("case %d (%s) at depth %d survived:\n  %q", i, p.Category, depth, got)
+			}
 		}
 	}
 }
