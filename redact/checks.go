@@ -155,7 +155,7 @@ func scanHighEntropy(s, _ string) [][2]int {
 		for j < len(s) && isTokenByte(s[j]) {
 			j++
 		}
-		if j-i >= minEntropyRun && !joinedName(s, i, j) && randomLooking(s[i:j]) && !encodedText(s[i:j]) {
+		if j-i >= minEntropyRun && !joinedName(s, i, j) && !idOrPath(s[i:j]) && randomLooking(s[i:j]) && !encodedText(s[i:j]) {
 			end := j
 			for end < len(s) && end-j < 2 && s[end] == '=' {
 				end++
@@ -165,6 +165,49 @@ func scanHighEntropy(s, _ string) [][2]int {
 		i = j
 	}
 	return out
+}
+
+// idPrefixes begin the ids that agent runtimes and model APIs give tool calls, messages and
+// requests: random, but not secrets, and findings are keyed by them.
+var idPrefixes = []string{"toolu_", "srvtoolu_", "msg_", "req_", "call_", "chatcmpl-", "resp_", "run_", "thread_", "asst_", "file-", "batch_"}
+
+// idOrPath reports whether a run is an id of a known form or a path or key of several parts
+// ("claude-code/<session>/<tool use id>/PreToolUse"): two of its parts between slashes are words
+// (five or more lower-case letters, with - _ .) or hexadecimal (eight or more hex digits, with -,
+// as UUIDs and hashes are). In random base64 a slash is rare and the parts it cuts are seldom
+// either (one in a few thousand values has one such part; two, about never).
+func idOrPath(run string) bool {
+	for _, p := range idPrefixes {
+		if strings.HasPrefix(run, p) {
+			return true
+		}
+	}
+	if !strings.Contains(run, "/") {
+		return false
+	}
+	marks := 0
+	for _, part := range strings.Split(run, "/") {
+		word, hex := len(part) >= 5, len(part) >= 8
+		letters, digits := 0, 0
+		for k := 0; k < len(part); k++ {
+			c := part[k]
+			switch {
+			case c >= 'a' && c <= 'z':
+				letters++
+				hex = hex && c <= 'f'
+			case c == '-' || c == '_' || c == '.':
+			case c >= '0' && c <= '9':
+				word = false
+				digits++
+			default:
+				word, hex = false, false
+			}
+		}
+		if word && letters >= 5 || hex && digits > 0 {
+			marks++
+		}
+	}
+	return marks >= 2
 }
 
 // encodedText reports whether a run is base64 of text: encoded text is not random (base64Spans
