@@ -141,7 +141,9 @@ const minEntropyRun = 32
 //   - not word-like: under 66% of its characters in runs of three or more lower-case letters,
 //     under 45% when it holds no digit (identifiers, paths and kebab-case names are words and
 //     seldom hold digits; in random text such runs are short and digits are nearly always there);
-//   - few separators (/ + - _): at most a fifth of it (paths and dates are cut by them);
+//   - few separators (/ + - _): at most a fifth of it (paths and dates are cut by them); a run
+//     holding a slash and - or _ (both alphabets of base64 at once) is parts joined by slashes,
+//     each judged alone, and ids and keys of several parts are left (idOrPath);
 //   - Shannon entropy of at least 3.5 bits a character (random values of 32 characters from a
 //     62-letter alphabet never fell below 3.8).
 func scanHighEntropy(s, _ string) [][2]int {
@@ -155,12 +157,24 @@ func scanHighEntropy(s, _ string) [][2]int {
 		for j < len(s) && isTokenByte(s[j]) {
 			j++
 		}
-		if j-i >= minEntropyRun && !joinedName(s, i, j) && !idOrPath(s[i:j]) && randomLooking(s[i:j]) && !encodedText(s[i:j]) {
-			end := j
-			for end < len(s) && end-j < 2 && s[end] == '=' {
-				end++
+		if j-i >= minEntropyRun && !joinedName(s, i, j) && !idOrPath(s[i:j]) {
+			if strings.Contains(s[i:j], "/") && strings.ContainsAny(s[i:j], "-_") {
+				// Both alphabets of base64 at once: not base64 but parts joined by slashes (a
+				// path, a key of ids); each part is judged alone.
+				for k := i; k < j; {
+					e := k + strings.IndexByte(s[k:j]+"/", '/')
+					if e-k >= minEntropyRun && randomLooking(s[k:e]) {
+						out = append(out, [2]int{k, e})
+					}
+					k = e + 1
+				}
+			} else if randomLooking(s[i:j]) && !encodedText(s[i:j]) {
+				end := j
+				for end < len(s) && end-j < 2 && s[end] == '=' {
+					end++
+				}
+				out = append(out, [2]int{i, end})
 			}
-			out = append(out, [2]int{i, end})
 		}
 		i = j
 	}

@@ -60,6 +60,8 @@ func TestHighEntropyStable(t *testing.T) {
 		"github.com/agc-sarif/agc-sarif/internal/secrettest",
 		"claude-code/136935dd-afce-4504-84da-d21467819222/toolu_01NSX9EDCBG15megDu54GHRp/PreToolUse",
 		"toolu_01NSX9EDCBG15megDu54GHRpAbCdEf12",
+		"claude-code/s-e2e/toolu_00001/PreToolUse",
+		"gemini-cli/sess-7/run_shell_command/BeforeTool/x",
 		"/home/runner/work/Repo2Name/Repo2Name/src/Main9Controller",
 	} {
 		if got := scanHighEntropy(s, ""); len(got) != 0 {

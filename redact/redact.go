@@ -1,8 +1,13 @@
 // Package redact hides secrets in the text of findings before it reaches SARIF, annotations,
 // the job summary or logs: tokens of the major platforms (gitleaks' default rules, embedded as
 // data), private keys, JWTs, passwords in URLs, Authorization headers, and the values of
-// variables, flags and keys whose names say they hold a secret. A secret becomes
-// "[REDACTED:<rule>]".
+// variables, flags and keys whose names say they hold a secret. Secrets are also recognised as
+// classes, by where they sit: contexts.toml, a table kept as data beside the gitleaks rules,
+// lists the flags and positions of common tools, HTTP headers and cookies, the grammars of
+// credential files and the assignment forms of common languages, each with the value that
+// follows it. Line continuations, split string literals, JSON escapes at any depth and wrapped
+// base64 are undone before matching, and a stable high-entropy fallback takes random values
+// that nothing else names. A secret becomes "[REDACTED:<rule>]".
 package redact
 
 import (
