@@ -71,9 +71,6 @@ func ownRules() ([]*rule, error) {
 		check: func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }})
 	out = append(out, &rule{id: "cookie", keywords: []string{"cookie", " -b ", " --cookie "}, generic: true, scan: scanCookies, multiLine: true,
 		check: func(string) bool { return true }})
-	// The fallback for secrets without a context or a known shape: it runs on every text.
-	out = append(out, &rule{id: "high-entropy", generic: true, scan: scanHighEntropy, multiLine: true,
-		check: func(string) bool { return true }})
 	// Last, so that where it finds what secret-assignment finds, the older name stays on the marker.
 	out = append(out, &rule{id: "prose-secret", src: proseSecret, re: lazyRegexp(proseSecret), keywords: proseWords,
 		check: secretLooking, generic: true, window: true, follows: proseFollows})

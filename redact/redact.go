@@ -29,6 +29,8 @@ type Options struct {
 // Redactor replaces secrets in text. It is safe for concurrent use.
 type Redactor struct {
 	disabled bool
+	// noFallback leaves out the high-entropy fallback (tests: every class is found without it).
+	noFallback bool
 	rules    *ruleSet
 	mu       sync.Mutex
 	memo     map[string]string // recent results: repeated events repeat their texts
@@ -157,10 +159,23 @@ func outsideMarkers(s string, spans []span) []span {
 	return out
 }
 
-// spans finds the secrets the rules match in s. Rules run only when one of their keywords is in
-// the text; rules that cannot span lines run line by line, on the lines that hold one of their
-// keywords.
+// spans finds the secrets the rules match in s, and the random values the high-entropy fallback
+// takes (it runs on every text, outside the rules, so that a text without any rule's keyword is
+// still passed over by the rules at the cost of one keyword scan).
 func (r *Redactor) spans(s string) []span {
+	spans := r.ruleSpans(s)
+	if !r.noFallback {
+		for _, v := range scanHighEntropy(s, "") {
+			spans = append(spans, span{v[0], v[1], "high-entropy", true})
+		}
+	}
+	return spans
+}
+
+// ruleSpans finds the secrets the rules match in s. Rules run only when one of their keywords is
+// in the text; rules that cannot span lines run line by line, on the lines that hold one of their
+// keywords.
+func (r *Redactor) ruleSpans(s string) []span {
 	rs := r.rules
 	lower := asciiLower(s)
 	// On the stack for the default rules (286 keywords): made per call, it was a fifth of what
