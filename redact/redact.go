@@ -31,9 +31,9 @@ type Redactor struct {
 	disabled bool
 	// noFallback leaves out the high-entropy fallback (tests: every class is found without it).
 	noFallback bool
-	rules    *ruleSet
-	mu       sync.Mutex
-	memo     map[string]string // recent results: repeated events repeat their texts
+	rules      *ruleSet
+	mu         sync.Mutex
+	memo       map[string]string // recent results: repeated events repeat their texts
 }
 
 // memoSize bounds the memo; it is emptied when full.
