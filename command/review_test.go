@@ -240,7 +240,7 @@ func TestActionReviewPlantedSecrets(t *testing.T) {
 	t.Cleanup(srv.Close)
 	srv.Diffs = map[int]string{7: diff.String()}
 	posted := 0
-	for run := 0; run < 5 && posted < len(fs); run++ {
+	for run := 0; run < len(fs)/30+3 && posted < len(fs); run++ { // 30 comments a run
 		vars := reviewVars(t, ws, srv, "event-pull-request.json", "comments")
 		vars["INPUT_JUDGMENTS"] = "reviews/review.md"
 		r := runActionEnv(t, ws, vars)

@@ -18,6 +18,10 @@ func FuzzString(f *testing.F) {
 	f.Add("https://outlook.office.com/webhook/a-b@c/IncomingWebhook/0123456789abcdef0123456789abcdef/x " +
 		"https://prod-27.westeurope.logic.azure.com:443/workflows/0a1b/triggers/manual/paths/invoke?sv=1.0&sig=abcdefghijklmnop1234")
 	f.Add(`{\\\"client_email\\\": \\\"x@p.iam.gserviceaccount.com\\\",\\n \\\"client_id\\\": \\\"123456789012345678901\\\"}`)
+	// The classes of issue 33: contexts, joins and escapes at depth, keyless forms.
+	f.Add("curl -H \"Authorization: SSWS ab\\\ncd12\" | echo x | sudo -S true; gh secret set X --body v4l\\\\\\\"ue")
+	f.Add(`token := "ghp_" + "abc" "def"\n\\\"x\\\" ENV API_TOKEN v machine h\n\tpassword p default login a password b`)
+	f.Add("a.b.c ey.ew.x v4.public.AAAA Private-Lines: 2\nQUJD\nPrivate-MAC: 0a1b2c3d4e5f60718293 db:5432:app:u:p Cookie: sid=0123456789abcdef0123")
 	r := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
 		out := r.String(s)

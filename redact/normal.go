@@ -29,7 +29,9 @@ func needsNormalising(s string) bool {
 			return true
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			return true
-		case c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == '\\'):
+		case c == '\\' && i+1 < len(s) && (s[i+1] == 'u' || s[i+1] == '\\' || s[i+1] == '\n' || s[i+1] == '\r'):
+			return true
+		case (c == '"' || c == '\'' || c == '\\' && i+1 < len(s) && s[i+1] == '"') && joinAt(s, i) > 0:
 			return true
 		}
 	}
@@ -53,6 +55,19 @@ func normalise(s string) normalised {
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c == '\\' || c == '"' || c == '\'' {
+			if k := joinAt(s, i); k > 0 {
+				i += k // dropped: the pieces on either side are read as one
+				continue
+			}
+		}
+		if c == '\\' {
+			if d, k := unit(s, i); k > 1 {
+				emit(string(rune(d)), i, i+k) // an escaped quote, line break or tab, at any depth
+				i += k
+				continue
+			}
+		}
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			if d := unhex(s[i+1])<<4 | unhex(s[i+2]); d >= 0x20 && d < 0x7f {
 				emit(string(rune(d)), i, i+3)
@@ -82,6 +97,84 @@ func normalise(s string) normalised {
 	}
 	n.text = b.String()
 	return n
+}
+
+// continuation is what unit returns for a line continuation, which normalising drops.
+const continuation = 0
+
+// unit reads one character of s at i as it reads once JSON escapes are undone, at any depth of
+// JSON text inside JSON text: a quote behind 2^d-1 backslashes (\", \\\", …), a line break or
+// tab behind 2^(d-1) (\n, \\n, …), and a line continuation — a backslash before a line break,
+// raw or escaped at any depth (\\\n, \\\\\\n, …) — as continuation. It returns the character and
+// how many bytes it takes; any other byte stands for itself.
+func unit(s string, i int) (byte, int) {
+	if s[i] != '\\' {
+		return s[i], 1
+	}
+	k := 1
+	for i+k < len(s) && s[i+k] == '\\' && k < 64 {
+		k++
+	}
+	if i+k >= len(s) {
+		return '\\', 1
+	}
+	pow2 := func(x int) bool { return x > 0 && x&(x-1) == 0 }
+	switch c := s[i+k]; c {
+	case '\n':
+		if k == 1 {
+			return continuation, 2
+		}
+	case '\r':
+		if k == 1 && i+2 < len(s) && s[i+2] == '\n' {
+			return continuation, 3
+		}
+	case 'n', 'r', 't':
+		if pow2(k) {
+			return map[byte]byte{'n': '\n', 'r': '\r', 't': '\t'}[c], k + 1
+		}
+		if c == 'n' && k%3 == 0 && pow2(k/3) {
+			return continuation, k + 1
+		}
+		if c == 'r' && k%3 == 0 && pow2(k/3) && strings.HasPrefix(s[i+k+1:], s[i:i+k/3]+"n") {
+			return continuation, k + 1 + k/3 + 1 // \\\r\n at depth 1: a backslash, then CR LF escaped
+		}
+	case '"':
+		if pow2(k + 1) {
+			return '"', k + 1
+		}
+	}
+	return '\\', 1
+}
+
+// joinAt is the length of what joins two pieces of one token at s[i], 0 when nothing does: a
+// line continuation (see unit), or the end of a string literal and the start of the next that
+// continues it ("sk_live_" + "…", adjacent literals "…" "…" on one line or across lines, in
+// either quote, also escaped inside JSON text at any depth).
+func joinAt(s string, i int) int {
+	q, n := unit(s, i)
+	if q == continuation {
+		return n
+	}
+	if q != '"' && q != '\'' || i == 0 || !isTokenByte(s[i-1]) {
+		return 0
+	}
+	j := i + n
+	plus, gap := false, false
+	for j < len(s) {
+		c, m := unit(s, j)
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == continuation:
+			gap = true
+		case c == '+' && !plus:
+			plus = true
+		case c == q && (plus || gap) && j+m < len(s) && isTokenByte(s[j+m]):
+			return j + m - i
+		default:
+			return 0
+		}
+		j += m
+	}
+	return 0
 }
 
 // fold is what one rune reads as: nothing for an invisible format character, else its NFKC

@@ -39,11 +39,17 @@ func ownRules() ([]*rule, error) {
 		{"pypi-token", `\bpypi-[A-Za-z0-9_-]{40,}`, []string{"pypi-"}, nil},
 		{"huggingface-token", `\bhf_[A-Za-z0-9]{30,}`, []string{"hf_"}, nil},
 		{"jwt", `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`, []string{"eyj"}, nil},
-		{"private-key-block", `-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]+)`,
+		// A JWT whatever white space its header holds ({ "alg" is eyAi…, {\n is ewo…): three
+		// base64url parts whose first decodes to a JSON object naming alg or typ.
+		{"jwt", `\be[wy][A-Za-z0-9_-]{6,}={0,2}\.e[wy][A-Za-z0-9_-]{6,}={0,2}\.[A-Za-z0-9_-]{8,}`, []string{".ey", ".ew"}, jwtHeader},
+		// Without an END line (a key cut short), the body runs on, its armour headers
+		// (Proc-Type, DEK-Info) included.
+		{"private-key-block", `-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|(?:(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\n\\]*|[A-Za-z0-9+/=\s\\])+)`,
 			[]string{"private key"}, nil},
-		{"url-password", `\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/?#@:"'<>]{0,100}:([^\s/?#@"'<>]{1,200})@`, []string{"://"}, notPlaceholder},
+		// The password may hold an unencoded "@": it runs to the last "@" before the host.
+		{"url-password", `\b[A-Za-z][A-Za-z0-9+.-]{1,20}://[^\s/?#@:"'<>]{0,100}:([^\s/?#"'<>]{1,200})@[^\s/?#@"'<>]*`, []string{"://"}, notPlaceholder},
 		{"authorization-header", `(?i)\b(?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|bot|digest|apikey|negotiate|ntlm|sso-key)\s+)?([^\s"'\\,;]{6,})`,
-			[]string{"authorization"}, notPlaceholder},
+			[]string{"authorization"}, func(s string) bool { return notPlaceholder(s) && !authSchemes[strings.ToLower(s)] }},
 		{"bearer-token", `(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`, []string{"bearer"}, hasDigit},
 		{"secret-flag", `(?i)--[a-z0-9-]*(?:secret|token|password|passwd|pwd|credentials?|api-?key|access-key|private-key|auth)(?:=|\s+)` + value,
 			[]string{"--"}, func(s string) bool { return !strings.HasPrefix(s, "-") && notPlaceholder(s) }},
@@ -63,6 +69,8 @@ func ownRules() ([]*rule, error) {
 	}
 	out = append(out, &rule{id: "secret-assignment", keywords: words, generic: true, scan: scanAssignments, multiLine: true,
 		check: func(s string) bool { return len(s) >= 4 && notPlaceholder(s) }})
+	out = append(out, &rule{id: "cookie", keywords: []string{"cookie", " -b ", " --cookie "}, generic: true, scan: scanCookies, multiLine: true,
+		check: func(string) bool { return true }})
 	// Last, so that where it finds what secret-assignment finds, the older name stays on the marker.
 	out = append(out, &rule{id: "prose-secret", src: proseSecret, re: lazyRegexp(proseSecret), keywords: proseWords,
 		check: secretLooking, generic: true, window: true, follows: proseFollows})
@@ -142,6 +150,10 @@ func secretLooking(s string) bool {
 // when one overlaps a platform rule, the platform rule names the redaction.
 var genericOwn = map[string]bool{"url-password": true, "authorization-header": true, "bearer-token": true,
 	"secret-flag": true, "secret-assignment": true, "prose-secret": true}
+
+// authSchemes are the names of HTTP authentication schemes: after "Authorization:", one of them
+// followed by a placeholder ("Bearer ${{ secrets.X }}") is not a secret.
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "digest": true, "negotiate": true, "token": true}
 
 // hasDigit reports whether s holds a digit; tokens do, words of prose rarely.
 func hasDigit(s string) bool { return strings.ContainsAny(s, "0123456789") }

@@ -1,8 +1,13 @@
 // Package redact hides secrets in the text of findings before it reaches SARIF, annotations,
 // the job summary or logs: tokens of the major platforms (gitleaks' default rules, embedded as
 // data), private keys, JWTs, passwords in URLs, Authorization headers, and the values of
-// variables, flags and keys whose names say they hold a secret. A secret becomes
-// "[REDACTED:<rule>]".
+// variables, flags and keys whose names say they hold a secret. Secrets are also recognised as
+// classes, by where they sit: contexts.toml, a table kept as data beside the gitleaks rules,
+// lists the flags and positions of common tools, HTTP headers and cookies, the grammars of
+// credential files and the assignment forms of common languages, each with the value that
+// follows it. Line continuations, split string literals, JSON escapes at any depth and wrapped
+// base64 are undone before matching, and a stable high-entropy fallback takes random values
+// that nothing else names. A secret becomes "[REDACTED:<rule>]".
 package redact
 
 import (
@@ -24,9 +29,11 @@ type Options struct {
 // Redactor replaces secrets in text. It is safe for concurrent use.
 type Redactor struct {
 	disabled bool
-	rules    *ruleSet
-	mu       sync.Mutex
-	memo     map[string]string // recent results: repeated events repeat their texts
+	// noFallback leaves out the high-entropy fallback (tests: every class is found without it).
+	noFallback bool
+	rules      *ruleSet
+	mu         sync.Mutex
+	memo       map[string]string // recent results: repeated events repeat their texts
 }
 
 // memoSize bounds the memo; it is emptied when full.
@@ -152,10 +159,23 @@ func outsideMarkers(s string, spans []span) []span {
 	return out
 }
 
-// spans finds the secrets the rules match in s. Rules run only when one of their keywords is in
-// the text; rules that cannot span lines run line by line, on the lines that hold one of their
-// keywords.
+// spans finds the secrets the rules match in s, and the random values the high-entropy fallback
+// takes (it runs on every text, outside the rules, so that a text without any rule's keyword is
+// still passed over by the rules at the cost of one keyword scan).
 func (r *Redactor) spans(s string) []span {
+	spans := r.ruleSpans(s)
+	if !r.noFallback {
+		for _, v := range scanHighEntropy(s, "") {
+			spans = append(spans, span{v[0], v[1], "high-entropy", true})
+		}
+	}
+	return spans
+}
+
+// ruleSpans finds the secrets the rules match in s. Rules run only when one of their keywords is
+// in the text; rules that cannot span lines run line by line, on the lines that hold one of their
+// keywords.
+func (r *Redactor) ruleSpans(s string) []span {
 	rs := r.rules
 	lower := asciiLower(s)
 	// On the stack for the default rules (286 keywords): made per call, it was a fifth of what

@@ -22,6 +22,18 @@ var gitleaksTOML string
 //go:embed rules.toml
 var ownTOML string
 
+// contextsTOML is the table of secret-bearing contexts: flags and positions of common tools,
+// HTTP headers, credential-file grammars and assignment forms, each with the value it redacts.
+//
+//go:embed contexts.toml
+var contextsTOML string
+
+// valuePattern is what {value} stands for in a context's regex: the value that follows the
+// context, single-, double- or escaped-double-quoted, or bare up to a delimiter; each form is a
+// group of its own. A bare value must end at a delimiter: one followed by "(", "{" or "[" is a
+// call or an expression, not a value.
+const valuePattern = `(?:'([^'\n]{1,200})'|"([^"\n]{1,200})"|\\"([^"\\\n]{1,200})\\"|([^\s'"\x60;|&<>(){}\[\],\\]{1,200})(?:[\s"'\x60,;|&<>)}\]\\]|$))`
+
 // rule is one detection rule: a regexp whose secret group is replaced.
 type rule struct {
 	id          string
@@ -47,6 +59,9 @@ type rule struct {
 	follows func(s string, j int) bool
 	// scan, when set, replaces re: it returns the secrets' spans in a text and its lower case.
 	scan func(s, lower string) [][2]int
+	// windowSet says window was set by the rule's data (contexts.toml), not guessed from its
+	// regex: the rule then runs line by line on the windows, whatever line breaks its regex names.
+	windowSet bool
 }
 
 // namePrefix is how gitleaks' rules for names of secrets begin (after an optional "(?i)").
@@ -88,6 +103,8 @@ type tomlConfig struct {
 		Allowlists  []tomlAllow `toml:"allowlists"`
 		Multiline   bool        `toml:"multiline"` // ours: run on the whole text, not line by line
 		Whole       bool        `toml:"whole"`     // ours: replace the whole match
+		Window      bool        `toml:"window"`    // ours: run only around the keywords
+		Check       string      `toml:"check"`     // ours: a named last test of the value (checks)
 	} `toml:"rules"`
 }
 
@@ -113,7 +130,7 @@ func (rs *ruleSet) index() *ruleSet {
 	pos := map[string]int{}
 	var words []string
 	for _, r := range rs.rules {
-		if r.src != "" {
+		if r.src != "" && !r.windowSet {
 			src := r.src
 			for _, m := range multiLineMarks {
 				r.multiLine = r.multiLine || strings.Contains(src, m)
@@ -155,11 +172,15 @@ func compile(text string) (*ruleSet, error) {
 	if err != nil {
 		return nil, err
 	}
+	_, contexts, err := readTOML(contextsTOML, "contexts.toml")
+	if err != nil {
+		return nil, err
+	}
 	own, err := ownRules()
 	if err != nil {
 		return nil, err
 	}
-	rs.rules = append(append(rules, data...), own...)
+	rs.rules = append(append(append(rules, data...), contexts...), own...)
 	return rs.index(), nil
 }
 
@@ -178,9 +199,18 @@ func readTOML(text, name string) (allowlist, []*rule, error) {
 		if r.Regex == "" {
 			continue // a rule on file paths only
 		}
+		src := strings.ReplaceAll(r.Regex, "{value}", valuePattern)
 		// Most rules never run (their keywords are not in the text): compile each on first use.
-		cr := &rule{id: r.ID, src: r.Regex, re: lazyRegexp(r.Regex), secretGroup: r.SecretGroup, entropy: r.Entropy,
-			generic: strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-"), multiLine: r.Multiline, whole: r.Whole}
+		cr := &rule{id: r.ID, src: src, re: lazyRegexp(src), secretGroup: r.SecretGroup, entropy: r.Entropy,
+			generic:   strings.HasPrefix(r.ID, "generic") || strings.HasPrefix(r.ID, "curl-") || name == "contexts.toml",
+			multiLine: r.Multiline, whole: r.Whole, window: r.Window, windowSet: r.Window}
+		if r.Check != "" {
+			c, ok := checks[r.Check]
+			if !ok {
+				return g, nil, fmt.Errorf("%s rule %s: no check %q", name, r.ID, r.Check)
+			}
+			cr.check = c
+		}
 		for _, k := range r.Keywords {
 			cr.keywords = append(cr.keywords, strings.ToLower(k))
 		}
@@ -275,6 +305,18 @@ func entropy(s string) float64 {
 	for _, n := range counts {
 		f := float64(n) * inv
 		e -= f * math.Log2(f)
+	}
+	return e
+}
+
+// entropyCounts is the Shannon entropy of a text of n bytes whose byte counts are given.
+func entropyCounts(counts *[256]int, n int) float64 {
+	e, inv := 0.0, 1/float64(n)
+	for _, c := range counts {
+		if c > 0 {
+			f := float64(c) * inv
+			e -= f * math.Log2(f)
+		}
 	}
 	return e
 }

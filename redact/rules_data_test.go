@@ -48,6 +48,12 @@ func TestDataRules(t *testing.T) {
 		{"gcp-private-key-id", "projects/p/serviceAccounts/ci@p.iam.gserviceaccount.com/keys/" + f(45, 40, hx), f(45, 40, hx)},
 		{"gcp-service-account-client-id", `"client_email": "ci@p.iam.gserviceaccount.com",` + "\n  " + `"client_id": "` + f(46, 21, "0123456789") + `",`, f(46, 21, "0123456789")},
 		{"gcp-service-account-client-id", `"client_id": "` + f(47, 21, "0123456789") + `",` + "\n" + `"auth_uri": "https://accounts.google.com/o/oauth2/auth"`, f(47, 21, "0123456789")},
+		{"paseto", "v4.public." + f(48, 90, secrettest.URL64), f(48, 90, secrettest.URL64)},
+		{"cloud-oauth-token", `"access_token": "ya29.` + f(49, 100, secrettest.URL64) + `"`, f(49, 100, secrettest.URL64)},
+		{"cloud-oauth-token", "refresh_token 1//0" + f(50, 60, secrettest.URL64), f(50, 60, secrettest.URL64)},
+		{"cloud-oauth-token", "IQoJb3JpZ2luX2Vj" + f(51, 200, secrettest.B64), f(51, 200, secrettest.B64)},
+		{"putty-private-key", "Private-Lines: 1\n" + f(52, 64, secrettest.B64) + "\nPrivate-MAC: " + f(53, 40, hx), f(52, 64, secrettest.B64)},
+		{"putty-private-key", "Private-MAC: " + f(54, 40, hx), f(54, 40, hx)},
 	}
 	var cfg tomlConfig
 	if _, err := toml.Decode(ownTOML, &cfg); err != nil {

@@ -213,7 +213,7 @@ func more() []Secret {
 	add("git-credential", "tool output", "protocol=https\nhost=github.com\nusername=bot\npassword="+gc+"\n", gc)
 	pg := Fake(111, 18, Alnum)
 	add("env-password", "command", "PGPASSWORD="+pg+" psql -h db -U app -c 'select 1'", pg)
-	return append(c, third()...)
+	return append(append(c, third()...), Classes()...)
 }
 
 // third are the shapes added in the third round, as classes with several variants each: Teams
