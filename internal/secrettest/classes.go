@@ -311,7 +311,7 @@ func Ordinary() []string {
 		"func TestRedactorKeepsJSONValidAfterRedactionOfNestedValues(t *testing.T) {",
 		"internal/secrettest/classes.go:42: TestSecretsNeverReachOutputsWhenPlantedInEveryPlace",
 		"github.com/agc-sarif/agc-sarif/internal/secrettest@v0.0.0-20261130123456-3f2a9c1d0e4b",
-		"/home/runner/work/agc-sarif/agc-sarif/.claude/worktrees/fix-1/src/main_test.go",
+		"/home/runner/work/agc-sarif/agc-sarif/.worktrees/fix-1/src/main_test.go",
 		"https://github.com/agc-sarif/agc-sarif/blob/3f2a9c1d0e4b5a6978877665544332211aabbccd/README.md",
 		"toolu_01A09q90qw90lq917835lq9Xy",
 		"msg_01XFDUDYJgAACzvnptvVoYEL",
