@@ -324,6 +324,12 @@ func (g *group) finish(opts Options) Pattern {
 	case r.Block > 0:
 		p.Suggest = SuggestNone
 		p.Why = "blocked, and the agent made no call of the same intent that went through: the block stands"
+	case (r.Denied > 0 || r.Prompted > 0) && p.Kind != KindPermission:
+		// the gate answered (a repair, a steer) and the runtime's permissions then refused the
+		// call: what the gate let through is what needs a rule, not the gate's pattern
+		p.Suggest = SuggestGuardRule
+		p.Why = fmt.Sprintf("the gate answered and the runtime's permissions then refused %s: allow the form the gate lets through, or let the gate decide it",
+			plural(r.Denied+r.Prompted, "call"))
 	case r.Denied > 0 || r.Prompted > 0:
 		p.Allow, p.AllowIn, p.AllowChecked = allowFor(p.Runtime, g.own, g.prefix, g.file, g.calls)
 		p.AllowChecked = Scrub(p.AllowChecked, "", opts.Paths)

@@ -336,3 +336,34 @@ func TestDocsReport(t *testing.T) {
 		t.Errorf("Markdown(400) writes a table with no row, or does not say what it left out:\n%s", tiny)
 	}
 }
+
+// TestGateThenDenied: a call a gate repaired that the runtime's permissions then refused is the
+// gate's pattern, and its fix is no allowlist of the gate's pattern nor "read-only" (the real run
+// testdata/friction/gate-then-denied, where pip install was rewritten and then denied).
+func TestGateThenDenied(t *testing.T) {
+	tl := friction.NewTap()
+	dir := "gate-then-denied/"
+	rd, err := collect.Run(context.Background(), collect.Config{Paths: []string{dir + "session.jsonl", dir + "stream.jsonl", dir + "hook-log.jsonl"},
+		Root: dir + "files", IncludeUnstructured: true, Redact: true, Dir: replay, Consumer: tl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	anc, err := anchor.New(anchor.Options{Root: rd.Root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := tl.Report(friction.Options{Paths: anc})
+	found := false
+	for _, p := range rep.Patterns {
+		if p.Pattern != "nu-guard/hashes" {
+			continue
+		}
+		found = true
+		if p.Allow != "" || strings.Contains(p.Why, "read-only") || p.Suggest != friction.SuggestGuardRule || p.Rungs.Repaired != 1 || p.Rungs.Denied != 1 {
+			t.Errorf("the repaired-then-denied pattern: %+v", p)
+		}
+	}
+	if !found {
+		t.Fatalf("no pattern nu-guard/hashes in %+v", rep.Patterns)
+	}
+}

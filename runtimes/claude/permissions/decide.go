@@ -16,12 +16,16 @@ type Call struct {
 	// Asked is what the model asked for when a PreToolUse hook rewrote the call (Input is the
 	// rewrite, which is what the rules see); nil when no hook did.
 	Asked json.RawMessage `json:"-"`
+	// Hook is a PreToolUse hook's permission decision on the call (allow, ask, deny), as the
+	// recorder's log holds it; "" when none is known.
+	Hook Decision `json:"-"`
 }
 
 // NearMiss is an allow rule that matches a respelling of the call.
 type NearMiss struct {
 	Rule       Rule
 	Respelling string // the call as the rule would have allowed it
+	Note       string // why the rule would not count even then ("" when it would)
 }
 
 // Result is the decision on one call and why.
@@ -58,6 +62,20 @@ func (p Policy) Decide(c Call) Result {
 		res = p.webFetch(str("url"))
 	default:
 		res = p.other(c.Tool)
+	}
+	switch c.Hook {
+	case Deny:
+		// a hook's deny ends the call before any rule (bin@344334145 Hri)
+		return Result{Decision: Deny, Reason: "hook:PreToolUse", Why: "A PreToolUse hook denied the call."}
+	case Ask:
+		if res.Decision != Deny {
+			res = Result{Decision: Ask, Reason: "hook:PreToolUse", Why: "A PreToolUse hook asked; no PermissionRequest hook fires for it."}
+		}
+	case Allow:
+		// a hook's allow skips the prompt, not a deny or ask rule
+		if res.Decision == Ask && (res.Rule == nil || res.Rule.Behavior != Ask) && res.Reason != "safetyCheck" {
+			res = Result{Decision: Allow, Reason: "hook:PreToolUse", Why: "A PreToolUse hook allowed the call, and no deny or ask rule matches it."}
+		}
 	}
 	if res.Decision == Ask && p.Mode == "dontAsk" {
 		res.Decision, res.Reason = Deny, "mode:dontAsk"
@@ -319,6 +337,19 @@ func respellings(src string, cwd string) []string {
 		progs = append(progs, w[1:])
 		add(w[1:])
 	}
+	// an argument named by its absolute path inside the folder, spelled relative
+	for i := 1; i < len(w); i++ {
+		if !filepath.IsAbs(w[i]) {
+			continue
+		}
+		if rel, err := filepath.Rel(cwd, w[i]); err == nil && !strings.HasPrefix(rel, "..") {
+			for _, f := range []string{rel, "./" + rel} {
+				alt := append([]string(nil), w...)
+				alt[i] = f
+				add(alt)
+			}
+		}
+	}
 	for _, ws := range progs {
 		prog := ws[0]
 		rest := ws[1:]
@@ -345,12 +376,12 @@ func respellings(src string, cwd string) []string {
 func (p Policy) bashNearMisses(sh shape, need []string, cwd string) []NearMiss {
 	var out []NearMiss
 	seen := map[string]bool{}
-	allow := p.rules(Allow, "Bash")
+	allow := append(p.rules(Allow, "Bash"), p.dropped(Allow, "Bash")...)
 	try := func(text string) {
 		for _, r := range allow {
 			if r.Paren && bashMatch(r.Content, text) && !seen[r.Text+"\x00"+text] {
 				seen[r.Text+"\x00"+text] = true
-				out = append(out, NearMiss{Rule: r, Respelling: text})
+				out = append(out, NearMiss{Rule: r, Respelling: text, Note: r.Dropped})
 			}
 		}
 	}
@@ -382,8 +413,14 @@ var multiWord = lazyWords("npm pnpm yarn git go cargo docker kubectl make pip pi
 // bashFix is the smallest change that lets the parts run: the rewrite to a spelling a rule
 // allows, or an allow entry that never names a machine path, and where it counts.
 func (p Policy) bashFix(need []string, near []NearMiss, cwd string) string {
+	for _, n := range near {
+		if n.Note == "" {
+			return fmt.Sprintf("Rewrite the call to %q, which %s at %s allows (a guard can answer with updatedInput).", n.Respelling, n.Rule.Text, n.Rule.Where())
+		}
+	}
 	if len(near) > 0 {
-		return fmt.Sprintf("Rewrite the call to %q, which %s at %s allows (a guard can answer with updatedInput).", near[0].Respelling, near[0].Rule.Text, near[0].Rule.Where())
+		n := near[0]
+		return fmt.Sprintf("Rewrite the call to %q, which %s at %s would allow, and put that rule in %s.", n.Respelling, n.Rule.Text, n.Rule.Where(), p.allowFile())
 	}
 	var entries []string
 	for _, n := range need {
@@ -425,7 +462,7 @@ func (p Policy) allowFile() string {
 	if p.Env.Trusted {
 		return ".claude/settings.json"
 	}
-	return "user settings or the --settings file (an allow in .claude/settings.json is ignored in a workspace that is not trusted)"
+	return "user settings or the run's --settings file (this workspace is not trusted, so .claude/settings.json's allow entries do not count)"
 }
 
 // file decides a Read, Edit, Write, NotebookEdit or MultiEdit call.

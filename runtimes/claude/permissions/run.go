@@ -128,6 +128,7 @@ type JSONNearMiss struct {
 	Rule       string `json:"rule"`
 	Source     string `json:"source"`
 	Respelling string `json:"respelling"`
+	Note       string `json:"note,omitempty"`
 }
 
 // Explain writes the decision on every call of the inputs.
@@ -156,7 +157,7 @@ func (Runner) Explain(ctx context.Context, o permit.Options) error {
 			e.Rule, e.Source = &t, &w
 		}
 		for _, n := range res.NearMisses {
-			e.NearMisses = append(e.NearMisses, JSONNearMiss{Rule: n.Rule.Text, Source: n.Rule.Where(), Respelling: n.Respelling})
+			e.NearMisses = append(e.NearMisses, JSONNearMiss{Rule: n.Rule.Text, Source: n.Rule.Where(), Respelling: n.Respelling, Note: n.Note})
 		}
 		out = append(out, e)
 	}
@@ -204,6 +205,9 @@ func writeText(w io.Writer, pol Policy, calls []ExplainedCall) error {
 		}
 		for _, n := range e.NearMisses {
 			fmt.Fprintf(bw, "  near miss: %s at %s matches %s\n", n.Rule, n.Source, visible(n.Respelling))
+			if n.Note != "" {
+				fmt.Fprintf(bw, "    but: %s\n", visible(n.Note))
+			}
 		}
 		if e.Fix != "" {
 			fmt.Fprintf(bw, "  fix: %s\n", visible(e.Fix))
@@ -298,11 +302,12 @@ func ReadCalls(o permit.Options) ([]Call, error) {
 					cwd = s
 				}
 			}
-			rewrite := hookRewrite(v)
+			rewrite, hook := hookAnswer(v)
 			walkCalls(v, cwd, func(id string, c Call) {
 				if rewrite != nil {
 					c.Asked, c.Input = c.Input, rewrite
 				}
+				c.Hook = hook
 				key := id
 				if key == "" {
 					key = c.Tool + "\x00" + string(c.Input) + "\x00" + c.Cwd
@@ -310,6 +315,9 @@ func ReadCalls(o permit.Options) ([]Call, error) {
 				if i, ok := seen[key]; ok {
 					if c.Asked != nil && calls[i].Asked == nil {
 						calls[i] = c // the hook's rewrite is what the rules saw
+					}
+					if c.Hook != "" && calls[i].Hook == "" {
+						calls[i].Hook = c.Hook // what the hook decided, from the recorder's log
 					}
 					return
 				}
@@ -324,28 +332,43 @@ func ReadCalls(o permit.Options) ([]Call, error) {
 	return calls, nil
 }
 
-// hookRewrite is the updatedInput of a recorder's record of a PreToolUse hook (agc-record's
-// {"input": …, "stdout": …}), or nil.
-func hookRewrite(v any) json.RawMessage {
+// hookAnswer reads a recorder's record of a PreToolUse hook (agc-record's {"input": …,
+// "exit_code": …, "stdout": …}): the updatedInput the rules then saw (nil when none), and the
+// hook's permission decision ("" when it made none; exit 2 is a deny).
+func hookAnswer(v any) (json.RawMessage, Decision) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil
+		return nil, ""
 	}
 	in, _ := m["input"].(map[string]any)
-	out, _ := m["stdout"].(string)
-	if in == nil || out == "" || in["hook_event_name"] != "PreToolUse" {
-		return nil
+	if in == nil || in["hook_event_name"] != "PreToolUse" {
+		return nil, ""
 	}
+	if code, ok := m["exit_code"].(float64); ok && code == 2 {
+		return nil, Deny
+	}
+	out, _ := m["stdout"].(string)
 	var ans struct {
 		Hook struct {
 			Decision string          `json:"permissionDecision"`
 			Updated  json.RawMessage `json:"updatedInput"`
 		} `json:"hookSpecificOutput"`
 	}
-	if json.Unmarshal([]byte(strings.TrimSpace(out)), &ans) != nil || len(ans.Hook.Updated) == 0 || ans.Hook.Decision == "deny" {
-		return nil
+	if out == "" || json.Unmarshal([]byte(strings.TrimSpace(out)), &ans) != nil {
+		return nil, ""
 	}
-	return ans.Hook.Updated
+	d := Decision(ans.Hook.Decision)
+	switch d {
+	case Deny:
+		return nil, Deny
+	case Allow, Ask:
+	default:
+		d = ""
+	}
+	if len(ans.Hook.Updated) == 0 {
+		return nil, d
+	}
+	return ans.Hook.Updated, d
 }
 
 // walkCalls finds the calls in one record: an object with tool_name and tool_input (a hook
