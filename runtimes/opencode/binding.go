@@ -105,7 +105,7 @@ func (b Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
 	var tc gates.ToolCall
 	tc.Command, tc.FilePath = in.names(tool)
 	if t := strings.ToLower(tool); t == "write" || t == "edit" || t == "" {
-		for _, s := range []string{gates.RawString(in.Content), gates.RawString(in.NewString), gates.RawString(in.NewStringClaude)} {
+		for _, s := range []string{gates.RawString(in.Content), gates.RawString(in.NewString), gates.RawString(in.NewStringSnake)} {
 			if gates.NotBlank(s) {
 				tc.NewTexts = append(tc.NewTexts, s)
 			}
@@ -125,12 +125,12 @@ func (b Binding) ToolNames(tool string, input json.RawMessage) (command, filePat
 
 // toolInput holds OpenCode's fields and the Claude Code names agc-hooks.js gives them.
 type toolInput struct {
-	Command         json.RawMessage `json:"command"`
-	FilePath        json.RawMessage `json:"filePath"`
-	FilePathClaude  json.RawMessage `json:"file_path"`
-	Content         json.RawMessage `json:"content"`
-	NewString       json.RawMessage `json:"newString"`
-	NewStringClaude json.RawMessage `json:"new_string"`
+	Command        json.RawMessage `json:"command"`
+	FilePath       json.RawMessage `json:"filePath"`
+	FilePathSnake  json.RawMessage `json:"file_path"`
+	Content        json.RawMessage `json:"content"`
+	NewString      json.RawMessage `json:"newString"`
+	NewStringSnake json.RawMessage `json:"new_string"`
 }
 
 // names reads the command of bash (Bash) and the file of write, edit and read (Write, Edit, Read).
@@ -141,7 +141,7 @@ func (in toolInput) names(tool string) (command, filePath string) {
 	case "write", "edit", "read", "":
 		filePath = gates.RawString(in.FilePath)
 		if filePath == "" {
-			filePath = gates.RawString(in.FilePathClaude)
+			filePath = gates.RawString(in.FilePathSnake)
 		}
 	}
 	return command, filePath
