@@ -65,10 +65,13 @@ func (b Binding) failedClosed() string {
 	return CheckPluginFailedClosed
 }
 
-func (Binding) CallFields() []string { return []string{"command", "filePath"} }
+// CallFields: OpenCode's own fields (its records) and the Claude Code names agc-hooks.js gives
+// them in a hook's stdin (the recorder's log).
+func (Binding) CallFields() []string { return []string{"command", "filePath", "file_path"} }
 
-// EditTools: write was replayed (testdata/opencode); edit is from the tools OpenCode offers.
-func (Binding) EditTools() []string { return []string{"write", "edit"} }
+// EditTools: write was replayed (testdata/opencode); edit is from the tools OpenCode offers. Each
+// in OpenCode's name (its records) and Claude Code's (agc-hooks.js's stdin).
+func (Binding) EditTools() []string { return []string{"write", "edit", "Write", "Edit"} }
 
 // ConfigFiles: the plugin files (where a native guard's block, which names no hook command, is
 // placed), then the bridge's own settings, whose hook commands place the bridge's findings; the
@@ -92,7 +95,8 @@ func (Binding) KeysCallsByOrder() bool { return false }
 func (Binding) HookInput([]byte) (gates.HookCall, bool) { return gates.HookCall{}, false }
 
 // ToolCall reads bash's command, the file of write, edit and read (filePath), and the texts
-// write (content) and edit (newString) wrote.
+// write (content) and edit (newString) wrote; in OpenCode's names (its records) or in Claude
+// Code's (Bash, Write, file_path, new_string: agc-hooks.js's stdin in the recorder's log).
 func (b Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
 	var in toolInput
 	if len(input) == 0 || json.Unmarshal(input, &in) != nil {
@@ -100,8 +104,8 @@ func (b Binding) ToolCall(tool string, input json.RawMessage) gates.ToolCall {
 	}
 	var tc gates.ToolCall
 	tc.Command, tc.FilePath = in.names(tool)
-	if tool == "write" || tool == "edit" || tool == "" {
-		for _, s := range []string{gates.RawString(in.Content), gates.RawString(in.NewString)} {
+	if t := strings.ToLower(tool); t == "write" || t == "edit" || t == "" {
+		for _, s := range []string{gates.RawString(in.Content), gates.RawString(in.NewString), gates.RawString(in.NewStringSnake)} {
 			if gates.NotBlank(s) {
 				tc.NewTexts = append(tc.NewTexts, s)
 			}
@@ -119,19 +123,26 @@ func (b Binding) ToolNames(tool string, input json.RawMessage) (command, filePat
 	return in.names(tool)
 }
 
+// toolInput holds OpenCode's fields and the Claude Code names agc-hooks.js gives them.
 type toolInput struct {
-	Command   json.RawMessage `json:"command"`
-	FilePath  json.RawMessage `json:"filePath"`
-	Content   json.RawMessage `json:"content"`
-	NewString json.RawMessage `json:"newString"`
+	Command        json.RawMessage `json:"command"`
+	FilePath       json.RawMessage `json:"filePath"`
+	FilePathSnake  json.RawMessage `json:"file_path"`
+	Content        json.RawMessage `json:"content"`
+	NewString      json.RawMessage `json:"newString"`
+	NewStringSnake json.RawMessage `json:"new_string"`
 }
 
+// names reads the command of bash (Bash) and the file of write, edit and read (Write, Edit, Read).
 func (in toolInput) names(tool string) (command, filePath string) {
-	switch tool {
+	switch strings.ToLower(tool) {
 	case "bash":
 		command = gates.RawString(in.Command)
 	case "write", "edit", "read", "":
 		filePath = gates.RawString(in.FilePath)
+		if filePath == "" {
+			filePath = gates.RawString(in.FilePathSnake)
+		}
 	}
 	return command, filePath
 }

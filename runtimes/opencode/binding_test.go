@@ -80,3 +80,33 @@ func TestOpenCodeBindings(t *testing.T) {
 		t.Errorf("write: %+v", tc)
 	}
 }
+
+// TestOpenCodeToolCallShapes: a call is read in OpenCode's names (its records) and in the Claude
+// Code names agc-hooks.js gives it in a hook's stdin (the recorder's log).
+func TestOpenCodeToolCallShapes(t *testing.T) {
+	cases := []struct {
+		tool, input   string
+		command, file string
+		newTexts      int
+	}{
+		{"bash", `{"command":"ls"}`, "ls", "", 0},
+		{"Bash", `{"command":"ls"}`, "ls", "", 0},
+		{"Bash", `{"file_path":"/p/a"}`, "", "", 0},
+		{"write", `{"filePath":"/p/a","content":"x"}`, "", "/p/a", 1},
+		{"Write", `{"file_path":"/p/a","content":"x"}`, "", "/p/a", 1},
+		{"Edit", `{"file_path":"/p/a","old_string":"a","new_string":"b"}`, "", "/p/a", 1},
+		{"edit", `{"filePath":"/p/a","oldString":"a","newString":"b"}`, "", "/p/a", 1},
+		{"Read", `{"file_path":"/p/a"}`, "", "/p/a", 0},
+		{"Read", `{"command":"ls"}`, "", "", 0},
+		{"glob", `{"pattern":"*"}`, "", "", 0},
+	}
+	for _, c := range cases {
+		tc := (Binding{}).ToolCall(c.tool, json.RawMessage(c.input))
+		if tc.Command != c.command || tc.FilePath != c.file || len(tc.NewTexts) != c.newTexts {
+			t.Errorf("ToolCall(%s, %s) = %+v, want command %q file %q %d texts", c.tool, c.input, tc, c.command, c.file, c.newTexts)
+		}
+		if cmd, file := (Binding{}).ToolNames(c.tool, json.RawMessage(c.input)); cmd != c.command || file != c.file {
+			t.Errorf("ToolNames(%s, %s) = %q, %q", c.tool, c.input, cmd, file)
+		}
+	}
+}

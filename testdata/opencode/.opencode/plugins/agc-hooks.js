@@ -5,20 +5,27 @@
 // .kilo/plugins/ (Kilo Code). The hooks it runs are the PreToolUse and PostToolUse command hooks
 // of a Claude-shaped settings file, the first found of .opencode/agc-hooks.json (.kilo/agc-hooks.json
 // under Kilo), .claude/settings.json with .claude/settings.local.json; $AGC_HOOKS_SETTINGS names
-// another. A matcher is matched against OpenCode's tool name ignoring case ("Bash" matches bash);
-// the hook gets OpenCode's tool name and arguments as they are. When agc-record is on the PATH and
+// another. The hook sees Claude Code's shape: OpenCode's tool names are Claude Code's (bash -> Bash,
+// write -> Write, edit -> Edit, read -> Read, glob -> Glob, grep -> Grep, webfetch -> WebFetch,
+// task -> Task, todowrite -> TodoWrite, skill -> Skill) and so are their argument fields (filePath ->
+// file_path, oldString -> old_string, newString -> new_string, replaceAll -> replace_all; command,
+// content and the rest as they are); other tools and fields are passed as they are, and OpenCode's
+// own name and arguments ride along as opencode_tool_name and opencode_tool_input. A matcher is
+// matched against either name ignoring case ("Bash" and "bash" match bash). When agc-record is on the PATH and
 // the command does not run it already, the command runs through it, so the recorder's log
 // (.agc/hook-log.jsonl in the project) names the runtime from the stdin's plugin_host.
 //
 // Stdin: {session_id, cwd, hook_event_name, tool_name, tool_input, tool_use_id (OpenCode's callID),
-// plugin_hook, plugin_host: "opencode" | "kilo"}; PostToolUse adds tool_response. Environment:
+// opencode_tool_name, opencode_tool_input, plugin_hook, plugin_host: "opencode" | "kilo"};
+// PostToolUse adds tool_response. Environment:
 // CLAUDE_PROJECT_DIR and OPENCODE_PROJECT_DIR (KILO_PROJECT_DIR under Kilo) = the project.
 //
 // Answers, Claude Code's rules, carried out with what a plugin can do:
 //   PreToolUse: exit 2 -> throw stderr (the call does not run; the model gets the text as the
 //     tool's error); permissionDecision "deny" or "ask" (nobody can be asked), or decision "block"
-//     -> throw the reason and the context; updatedInput -> merged into the call's arguments in
-//     place (OpenCode runs what that object holds; its permission rules are still applied to it);
+//     -> throw the reason and the context; updatedInput -> its fields named back as OpenCode's
+//     (file_path -> filePath, …) and merged into the call's arguments in place (OpenCode runs what
+//     that object holds; its permission rules are still applied to it);
 //     additionalContext -> added to the call's output.
 //   PostToolUse: decision "block" -> its reason added to the output; additionalContext -> added.
 //   A crash (another exit status), a time-out or stdout that is not JSON: the call goes ahead
@@ -61,9 +68,23 @@ const settings = (dir, runtime) => {
   return out
 }
 
+// Claude Code's names of OpenCode's tools, and of their argument fields (those of a tool named here).
+const claudeTools = { bash: "Bash", write: "Write", edit: "Edit", read: "Read", glob: "Glob", grep: "Grep", webfetch: "WebFetch", task: "Task", todowrite: "TodoWrite", skill: "Skill" }
+const claudeFields = { filePath: "file_path", oldString: "old_string", newString: "new_string", replaceAll: "replace_all" }
+const openCodeFields = Object.fromEntries(Object.entries(claudeFields).map(([k, v]) => [v, k]))
+
+const claudeTool = (tool) => (Object.hasOwn(claudeTools, tool) ? claudeTools[tool] : tool)
+
+// renamed is args with its fields renamed by names when tool is one of claudeTools; else args.
+const renamed = (tool, args, names) => {
+  if (!Object.hasOwn(claudeTools, tool) || !args || typeof args !== "object" || Array.isArray(args)) return args
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [Object.hasOwn(names, k) ? names[k] : k, v]))
+}
+
 const matches = (matcher, tool) => {
   if (!matcher || matcher === "*") return true
-  try { return new RegExp(`^(?:${matcher})$`, "i").test(tool) } catch { return matcher.toLowerCase() === tool.toLowerCase() }
+  const names = [tool, claudeTool(tool)]
+  try { const re = new RegExp(`^(?:${matcher})$`, "i"); return names.some((n) => re.test(n)) } catch { return names.some((n) => matcher.toLowerCase() === n.toLowerCase()) }
 }
 
 export const AgcHooks = async ({ directory }) => {
@@ -99,27 +120,30 @@ export const AgcHooks = async ({ directory }) => {
     notes.set(callID, [notes.get(callID), tagged].filter(Boolean).join("\n"))
   }
   const hooksFor = (event, tool) => settings(directory, runtime).filter((h) => h.event === event && matches(h.matcher, tool))
-  const stdinOf = (event, input, extra) => JSON.stringify({
-    session_id: input.sessionID, cwd: directory, hook_event_name: event, tool_name: input.tool, tool_use_id: input.callID,
+  const stdinOf = (event, input, args, extra) => JSON.stringify({
+    session_id: input.sessionID, cwd: directory, hook_event_name: event, tool_name: claudeTool(input.tool),
+    tool_input: renamed(input.tool, args, claudeFields), tool_use_id: input.callID,
+    opencode_tool_name: input.tool, opencode_tool_input: args,
     plugin_hook: event === "PreToolUse" ? "tool.execute.before" : "tool.execute.after", plugin_host: runtime, ...extra,
   })
   return {
     "tool.execute.before": async (input, output) => {
       for (const hook of hooksFor("PreToolUse", input.tool)) {
-        const { exit2, answer } = run(hook, stdinOf("PreToolUse", input, { tool_input: output.args }))
+        const { exit2, answer } = run(hook, stdinOf("PreToolUse", input, output.args))
         if (exit2) throw new Error(exit2)
         if (!answer) continue
         const out = answer.hookSpecificOutput || {}
         const decision = out.permissionDecision || (answer.decision === "block" ? "deny" : "")
         if (decision === "deny" || decision === "ask")
           throw new Error([out.permissionDecisionReason || answer.reason || "blocked by a hook", out.additionalContext].filter(Boolean).join("\n"))
-        if (out.updatedInput && typeof out.updatedInput === "object") Object.assign(output.args, out.updatedInput)
+        if (out.updatedInput && typeof out.updatedInput === "object" && !Array.isArray(out.updatedInput))
+          Object.assign(output.args, renamed(input.tool, out.updatedInput, openCodeFields))
         note(input.callID, "PreToolUse", out.additionalContext)
       }
     },
     "tool.execute.after": async (input, output) => {
       for (const hook of hooksFor("PostToolUse", input.tool)) {
-        const { exit2, answer } = run(hook, stdinOf("PostToolUse", input, { tool_input: input.args, tool_response: output.output }))
+        const { exit2, answer } = run(hook, stdinOf("PostToolUse", input, input.args, { tool_response: output.output }))
         if (exit2) note(input.callID, "PostToolUse", exit2)
         if (!answer) continue
         if (answer.decision === "block") note(input.callID, "PostToolUse", answer.reason)
