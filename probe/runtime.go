@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -35,7 +36,9 @@ func RuntimeFacts(runtime string) (Facts, error) {
 			Evidence: "no " + name + ": probe's default timeout and every runtime's variable"}, nil
 	}
 	var f factsFile
-	if err := json.Unmarshal(b, &f); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
 		return Facts{}, fmt.Errorf("probe: %s: %w", name, err)
 	}
 	d, err := time.ParseDuration(f.Timeout)
