@@ -150,6 +150,9 @@ func TestProbeKillsHungGuard(t *testing.T) {
 	if n := strings.Count(out, "probe/hang:"); n != 1 {
 		t.Errorf("%d hang findings, want 1:\n%s", n, out)
 	}
+	if !strings.Contains(out, "at the timeout of 5s") {
+		t.Errorf("the hang finding does not name the timeout (5s):\n%s", out)
+	}
 	killed, rows := 0, 0
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "claude-code ") {
@@ -173,6 +176,35 @@ func TestProbeKillsHungGuard(t *testing.T) {
 	if alive(pid) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Errorf("the guard's child %d outlived the timeout: the process group was not killed", pid)
+	}
+}
+
+// TestProbeRuntimeEnv: each runtime's guard sees the project folder in the variable that runtime
+// sets and not in another runtime's (probe/events/<runtime>/runtime.json).
+func TestProbeRuntimeEnv(t *testing.T) {
+	tests := []struct{ runtime, own, other string }{
+		{"claude-code", "CLAUDE_PROJECT_DIR", "CRUSH_PROJECT_DIR"},
+		{"crush", "CRUSH_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.runtime, func(t *testing.T) {
+			t.Parallel()
+			code, out, _, root := probeRun(t, "env.sh", false, "--runtime", tt.runtime, "--runs", "1", "--budget", "1m", "--timeout", "30s")
+			if code != ExitOK {
+				t.Errorf("exit status %d, want %d\n%s", code, ExitOK, out)
+			}
+			b, err := os.ReadFile(filepath.Join(root, "env.log"))
+			if err != nil {
+				t.Fatalf("the guard wrote no env.log: %v", err)
+			}
+			lines := strings.Split(string(b), "\n")
+			if !slices.Contains(lines, tt.own+"="+root) {
+				t.Errorf("%s's guard was not given %s=%s:\n%s", tt.runtime, tt.own, root, b)
+			}
+			if slices.Contains(lines, tt.other+"="+root) {
+				t.Errorf("%s's guard was given %s, another runtime's variable:\n%s", tt.runtime, tt.other, b)
+			}
+		})
 	}
 }
 
