@@ -214,6 +214,7 @@ func TestProbeUsage(t *testing.T) {
 		{"probe"},
 		{"probe", "--runtime", "nosuch", "--", "true"},
 		{"probe", "--runs", "0", "--", "true"},
+		{"probe", "--timeout", "0s", "--", "true"}, // given, it must be positive; left out, each runtime's own
 		{"probe", "--event", "nosuch.json", "--", "true"},
 		{"probe", "--replay", "nosuch.jsonl", "--", "true"},
 		{"probe", "-o", "no/such/folder/out.sarif", "--", "true"},
