@@ -24,8 +24,10 @@ func probeCommand(env *Env) *cli.Command {
 		Description: "Runs COMMAND (no shell: write `-- sh -c '…'` for one) on each runtime's real hook inputs (PreToolUse and\n" +
 			"PostToolUse of its shell, edit and write tools), on hostile inputs (empty, closed, not JSON, cut, 10 MB, unknown\n" +
 			"tool or event, missing and mistyped fields, non-UTF-8), on the events of --event and the calls of --replay;\n" +
-			"each run has the project folder as its working folder and in every runtime's project-folder variable\n" +
-			"($" + strings.Join(agent.ProjectDirVars(), ", $") + "). Findings:\n" +
+			"each run has the project folder as its working folder and in only the project-folder variables its\n" +
+			"runtime sets (some of $" + strings.Join(agent.ProjectDirVars(), ", $") + ", …),\n" +
+			"and is killed at its runtime's hook timeout, or at --timeout for every runtime when given\n" +
+			"(probe/events/<runtime>/runtime.json; docs/probe.md lists them). Findings:\n" +
 			"probe/hang, probe/crash, probe/fails-closed, probe/slow, probe/stdout-not-json, probe/changed,\n" +
 			"probe/decision-without-agc, and every contract finding of `check --event` (agc/…). docs/probe.md.",
 		Flags: []cli.Flag{
@@ -34,7 +36,7 @@ func probeCommand(env *Env) *cli.Command {
 			&cli.StringSliceFlag{Name: "replay", Usage: "re-run every call of a recorder's hook `LOG` and report the answers that changed (repeatable)"},
 			&cli.IntFlag{Name: "runs", Value: probe.DefaultRuns, Usage: "`N` runs of each real input; the slowest is held to --budget"},
 			&cli.DurationFlag{Name: "budget", Value: probe.DefaultBudget, Usage: "the most a guard's slowest run may take: a `DURATION` such as 500ms or 2s"},
-			&cli.DurationFlag{Name: "timeout", Value: probe.DefaultTimeout, Usage: "kill the guard and its process group after this `DURATION`"},
+			&cli.DurationFlag{Name: "timeout", Usage: "kill the guard and its process group after this `DURATION`, for every runtime", DefaultText: "each runtime's own hook timeout, 30s to 120s"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write SARIF to `FILE` (results on the guard's file, else its hook line)"},
 			&cli.StringFlag{Name: "root", Usage: "repository root `DIR`, the guard's working folder (default: git top level, else GITHUB_WORKSPACE, else .)"},
 			&cli.StringFlag{Name: "category", Value: "agc-probe/", Usage: "runAutomationDetails.id `NAME` of the SARIF run"},
@@ -54,7 +56,7 @@ func runProbe(c *cli.Context, env *Env) error {
 	if len(argv) == 0 {
 		return usageErrorf("probe: no guard command given (usage: agc-sarif probe [flags] -- COMMAND [ARG...])")
 	}
-	if c.Int("runs") < 1 || c.Duration("timeout") <= 0 || c.Duration("budget") <= 0 {
+	if c.Int("runs") < 1 || (c.IsSet("timeout") && c.Duration("timeout") <= 0) || c.Duration("budget") <= 0 {
 		return usageErrorf("probe: --runs, --budget and --timeout must be positive")
 	}
 	rts := c.StringSlice("runtime")

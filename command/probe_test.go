@@ -150,6 +150,9 @@ func TestProbeKillsHungGuard(t *testing.T) {
 	if n := strings.Count(out, "probe/hang:"); n != 1 {
 		t.Errorf("%d hang findings, want 1:\n%s", n, out)
 	}
+	if !strings.Contains(out, "at the timeout of 5s") {
+		t.Errorf("the hang finding does not name the timeout (5s):\n%s", out)
+	}
 	killed, rows := 0, 0
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "claude-code ") {
@@ -176,12 +179,42 @@ func TestProbeKillsHungGuard(t *testing.T) {
 	}
 }
 
+// TestProbeRuntimeEnv: each runtime's guard sees the project folder in the variable that runtime
+// sets and not in another runtime's (probe/events/<runtime>/runtime.json).
+func TestProbeRuntimeEnv(t *testing.T) {
+	tests := []struct{ runtime, own, other string }{
+		{"claude-code", "CLAUDE_PROJECT_DIR", "CRUSH_PROJECT_DIR"},
+		{"crush", "CRUSH_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.runtime, func(t *testing.T) {
+			t.Parallel()
+			code, out, _, root := probeRun(t, "env.sh", false, "--runtime", tt.runtime, "--runs", "1", "--budget", "1m", "--timeout", "30s")
+			if code != ExitOK {
+				t.Errorf("exit status %d, want %d\n%s", code, ExitOK, out)
+			}
+			b, err := os.ReadFile(filepath.Join(root, "env.log"))
+			if err != nil {
+				t.Fatalf("the guard wrote no env.log: %v", err)
+			}
+			lines := strings.Split(string(b), "\n")
+			if !slices.Contains(lines, tt.own+"="+root) {
+				t.Errorf("%s's guard was not given %s=%s:\n%s", tt.runtime, tt.own, root, b)
+			}
+			if slices.Contains(lines, tt.other+"="+root) {
+				t.Errorf("%s's guard was given %s, another runtime's variable:\n%s", tt.runtime, tt.other, b)
+			}
+		})
+	}
+}
+
 // TestProbeUsage: bad command lines exit 2 before anything runs.
 func TestProbeUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"probe"},
 		{"probe", "--runtime", "nosuch", "--", "true"},
 		{"probe", "--runs", "0", "--", "true"},
+		{"probe", "--timeout", "0s", "--", "true"}, // given, it must be positive; left out, each runtime's own
 		{"probe", "--event", "nosuch.json", "--", "true"},
 		{"probe", "--replay", "nosuch.jsonl", "--", "true"},
 		{"probe", "-o", "no/such/folder/out.sarif", "--", "true"},

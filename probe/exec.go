@@ -18,6 +18,7 @@ type Run struct {
 	Stderr   []byte        // at most maxOutput bytes
 	Duration time.Duration // from start to exit (or kill)
 	TimedOut bool          // killed at the timeout, with its process group
+	Timeout  time.Duration // the timeout the run had
 }
 
 // maxOutput bounds what is kept of each of the guard's output streams.
@@ -66,7 +67,7 @@ func Exec(ctx context.Context, s Spec) (Run, error) {
 	}
 	err = cmd.Wait()
 	reap(cmd)
-	r := Run{Duration: time.Since(start), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	r := Run{Duration: time.Since(start), Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Timeout: s.Timeout}
 	r.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	r.Exit = cmd.ProcessState.ExitCode()
 	if err != nil && cmd.ProcessState == nil {

@@ -37,7 +37,7 @@ func Judge(c Case, r Run, hook string) []Finding {
 	}
 	switch {
 	case r.TimedOut:
-		return []Finding{mk(RuleHang, fmt.Sprintf("the guard ran %s on %s and was killed with its process group; the runtime would have waited for it.", r.Duration.Round(millisecond), c.What()))}
+		return []Finding{mk(RuleHang, fmt.Sprintf("the guard ran %s on %s and was killed with its process group at the timeout of %s; the runtime would have waited that long for it.", r.Duration.Round(millisecond), c.What(), r.Timeout))}
 	case r.Exit != 0 && r.Exit != 2:
 		return []Finding{mk(RuleCrash, fmt.Sprintf("the guard exited %d on %s: not a decision, the call runs unguarded (or, where the runtime fails closed, is refused without a reason).%s", r.Exit, c.What(), stderrTail(r.Stderr)))}
 	case traceback.Match(r.Stderr):

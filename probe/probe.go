@@ -10,14 +10,14 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agc-sarif/agc-sarif/agent"
 	"github.com/agc-sarif/agc-sarif/runtimes"
 )
 
 // Defaults of the command line.
 const (
-	DefaultRuns    = 5
-	DefaultBudget  = 500 * time.Millisecond
+	DefaultRuns   = 5
+	DefaultBudget = 500 * time.Millisecond
+	// DefaultTimeout is the timeout of a runtime probe has no facts of (no runtime.json).
 	DefaultTimeout = 10 * time.Second
 )
 
@@ -29,7 +29,7 @@ type Options struct {
 	Replay   []Call        // recorded calls to re-run (--replay)
 	Runs     int           // runs of each real input for the time budget (0: DefaultRuns)
 	Budget   time.Duration // the most the slowest run of a real input may take (0: DefaultBudget)
-	Timeout  time.Duration // when a run is killed (0: DefaultTimeout)
+	Timeout  time.Duration // when a run is killed, for every runtime (0: each runtime's own, RuntimeFacts)
 	Dir      string        // the project folder: the guard's working folder and project-folder variables
 	Env      []string      // the environment the guard inherits
 }
@@ -99,9 +99,6 @@ func Probe(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Budget <= 0 {
 		opts.Budget = DefaultBudget
 	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
 	cases, err := Cases(opts)
 	if err != nil {
 		return nil, err
@@ -162,19 +159,28 @@ func slow(c Case, row Row, budget time.Duration) []Finding {
 		Message: fmt.Sprintf("the slowest of %d runs on %s took %s, over the budget of %s.", row.Runs, c.What(), row.Worst.Round(millisecond), budget)}}
 }
 
-// run runs the guard once on c as the runtime would: c's stdin, the project folder as the
-// working folder and in every project-folder variable, the timeout. The cwd of a built-in or
-// user's event is set to the project folder; hostile inputs and recorded calls go as they are.
+// run runs the guard once on c as c's runtime would (RuntimeFacts): c's stdin, the project
+// folder as the working folder and in the project-folder variables that runtime sets, and its
+// timeout unless opts.Timeout overrides it. The cwd of a built-in or user's event is set to the
+// project folder; hostile inputs and recorded calls go as they are.
 func run(ctx context.Context, opts Options, c Case) (Run, error) {
+	facts, err := RuntimeFacts(c.Runtime)
+	if err != nil {
+		return Run{}, err
+	}
 	env := slices.Clone(opts.Env)
-	for _, v := range agent.ProjectDirVars() {
+	for _, v := range facts.ProjectDirVars {
 		env = append(env, v+"="+opts.Dir)
+	}
+	timeout := facts.Timeout
+	if opts.Timeout > 0 {
+		timeout = opts.Timeout
 	}
 	stdin := c.Stdin
 	if !c.Hostile && !c.Replayed {
 		stdin = withCwd(stdin, opts.Dir)
 	}
-	return Exec(ctx, Spec{Argv: opts.Argv, Dir: opts.Dir, Env: env, Stdin: stdin, Closed: c.Closed, Timeout: opts.Timeout})
+	return Exec(ctx, Spec{Argv: opts.Argv, Dir: opts.Dir, Env: env, Stdin: stdin, Closed: c.Closed, Timeout: timeout})
 }
 
 // withCwd sets the input's cwd member, when it has one, to the project folder the guard runs in:

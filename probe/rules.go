@@ -20,7 +20,7 @@ func Rows() gates.Rows {
 	return gates.Rows{
 		{ID: RuleHang, Name: "GuardHangs", Binding: "hook", Level: "error",
 			Short:    "The guard did not finish before the timeout and was killed.",
-			Full:     "A guard that can hang the tool it guards is worse than no guard: the agent is wedged mid-task. probe killed the guard's whole process group at --timeout.",
+			Full:     "A guard that can hang the tool it guards is worse than no guard: the agent is wedged mid-task. probe killed the guard's whole process group at its runtime's hook timeout (or at --timeout, when given).",
 			Fix:      "Bound every read and wait (read stdin once to EOF, put timeouts on network calls and subprocesses), and exit 0 when anything is unexpected.",
 			SpecNote: "Seed 003: a guard that can hang the tool it guards is worse than no guard."},
 		{ID: RuleCrash, Name: "GuardCrashes", Binding: "hook", Level: "error",

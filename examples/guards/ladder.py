@@ -79,11 +79,13 @@ def judge(inp):
     if NPM_INSTALL.search(cmd):
         answer(event, additionalContext=json.dumps(agc("steer", "use-npm-ci",
                "Use `npm ci` to install from the lock file; `npm install` may change it.", "Bash.command")))
-    project = os.environ.get("CLAUDE_PROJECT_DIR") or ""
+    # Codex sets no project-folder variable; every runtime runs its hooks from the project folder.
+    project = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+    cwd = inp.get("cwd")
     # Run from the project folder, "<project>/scripts/x" and "./scripts/x" are the same script.
     prefix = next((p for p in (project.rstrip("/") + "/", "$CLAUDE_PROJECT_DIR/", '"$CLAUDE_PROJECT_DIR"/')
                    if project and cmd.startswith(p + "scripts/")), None)
-    if prefix and inp.get("cwd") == project:
+    if prefix and isinstance(cwd, str) and os.path.realpath(cwd) == os.path.realpath(project):
         fixed = "./" + cmd[len(prefix):]
         resp = agc("repaired", "relative-script-path", "Scripts of this project run by their relative path (the same script, the same folder).",
                    "Bash.command", repair={"before": cmd, "after": fixed})
