@@ -25,6 +25,7 @@ var claudeAllowed = map[string]string{
 	"runtimes/qwen/":       "Qwen Code's write_file and edit name their file file_path and new text new_string (Qwen facts)",
 	"runtimes/droid/":      "Factory Droid's Create, Edit and Read name their file file_path (Droid facts, testdata/droid)",
 	"runtimes/crush/":      "Crush's write and edit name their file file_path and new text new_string (Crush facts, testdata/crush)",
+	"runtimes/opencode/":   "the plugin bridge (plugins/opencode/agc-hooks.js) hands hooks Claude Code's tool names and fields (Write, Edit, file_path, new_string), so a Claude guard runs unchanged (testdata/opencode/claude-guard)",
 	"agent/agent.go":       "the runtime ids, shared by the recorder and the bindings",
 	"friction/":            "Claude Code permissions.allow patterns (Bash(…), Read(…)): a Claude-only feature of another helper's package; to move behind the binding when a second runtime's permission rules are supported",
 	"gates/gatestest/":     "test support: builds Claude-shaped answers for the bindings' tests",
