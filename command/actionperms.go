@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agc-sarif/agc-sarif/internal/safewrite"
+	"github.com/agc-sarif/agc-sarif/internal/textsafe"
 	"github.com/agc-sarif/agc-sarif/internal/version"
 	"github.com/agc-sarif/agc-sarif/permit"
 	"github.com/agc-sarif/agc-sarif/runtimes"
@@ -92,7 +93,7 @@ func stepPermissions(ctx context.Context, s *actionState) error {
 // permsSection is the job summary's section on the lint's results.
 func permsSection(ver string, res []permit.Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Permission settings (%s)\n\n", mdText(ver))
+	fmt.Fprintf(&b, "### Permission settings (%s)\n\n", textsafe.Markdown(ver))
 	if len(res) == 0 {
 		b.WriteString("No rule that misleads.\n")
 		return b.String()
@@ -103,12 +104,7 @@ func permsSection(ver string, res []permit.Finding) string {
 			fmt.Fprintf(&b, "- and %d more in `%s`\n", len(res)-20, permsSARIF)
 			break
 		}
-		fmt.Fprintf(&b, "- `%s:%d` %s `%s`: %s\n", mdText(f.File), f.Line, f.Level, f.Rule, mdText(f.Message))
+		fmt.Fprintf(&b, "- %s:%d %s %s: %s\n", textsafe.Markdown(f.File), f.Line, f.Level, textsafe.Markdown(f.Rule), textsafe.Markdown(f.Message))
 	}
 	return b.String()
-}
-
-// mdText keeps a settings file's text inert in Markdown: no code span, table, link or HTML.
-func mdText(s string) string {
-	return strings.NewReplacer("`", "'", "|", `\|`, "<", "&lt;", ">", "&gt;", "[", `\[`, "]", `\]`, "\n", " ", "\r", " ").Replace(s)
 }

@@ -13,7 +13,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agc-sarif/agc-sarif/internal/textsafe"
+	"github.com/agc-sarif/agc-sarif/internal/visible"
 	"github.com/agc-sarif/agc-sarif/permit"
+	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // Runner is Claude Code's answer to the permissions command (permit.Runner).
@@ -148,16 +151,23 @@ func (Runner) Explain(ctx context.Context, o permit.Options) error {
 	if err != nil {
 		return err
 	}
+	// Calls are agent-written: every text of the report that holds one is redacted, as every
+	// other output is (the one redaction boundary), after the decision was made on the raw call.
+	red := redact.New(redact.Options{})
 	out := make([]ExplainedCall, 0, len(calls))
 	for _, c := range calls {
 		res := pol.Decide(c)
-		e := ExplainedCall{Tool: c.Tool, Input: c.Input, Decision: res.Decision, Reason: res.Reason, Why: res.Why, Fix: res.Fix, NearMisses: []JSONNearMiss{}, RewrittenFrom: c.Asked}
+		e := ExplainedCall{Tool: c.Tool, Input: red.JSON(c.Input), Decision: res.Decision, Reason: res.Reason, Why: red.String(res.Why),
+			Fix: red.String(res.Fix), NearMisses: []JSONNearMiss{}}
+		if c.Asked != nil {
+			e.RewrittenFrom = red.JSON(c.Asked)
+		}
 		if res.Rule != nil {
 			t, w := res.Rule.Text, res.Rule.Where()
 			e.Rule, e.Source = &t, &w
 		}
 		for _, n := range res.NearMisses {
-			e.NearMisses = append(e.NearMisses, JSONNearMiss{Rule: n.Rule.Text, Source: n.Rule.Where(), Respelling: n.Respelling, Note: n.Note})
+			e.NearMisses = append(e.NearMisses, JSONNearMiss{Rule: n.Rule.Text, Source: n.Rule.Where(), Respelling: red.String(n.Respelling), Note: n.Note})
 		}
 		out = append(out, e)
 	}
@@ -191,9 +201,9 @@ func writeText(w io.Writer, pol Policy, calls []ExplainedCall) error {
 	counts := map[Decision]int{}
 	for _, e := range calls {
 		counts[e.Decision]++
-		fmt.Fprintf(bw, "\n%s: %s\n", e.Decision, visible(callText(e)))
+		fmt.Fprintf(bw, "\n%s: %s\n", e.Decision, visible.String(callText(e)))
 		if e.RewrittenFrom != nil {
-			fmt.Fprintf(bw, "  rewritten by a PreToolUse hook from: %s\n", visible(callText(ExplainedCall{Tool: e.Tool, Input: e.RewrittenFrom})))
+			fmt.Fprintf(bw, "  rewritten by a PreToolUse hook from: %s\n", visible.String(callText(ExplainedCall{Tool: e.Tool, Input: e.RewrittenFrom})))
 		}
 		if e.Rule != nil {
 			fmt.Fprintf(bw, "  rule: %s at %s\n", *e.Rule, *e.Source)
@@ -201,16 +211,16 @@ func writeText(w io.Writer, pol Policy, calls []ExplainedCall) error {
 			fmt.Fprintf(bw, "  rule: none matched (%s)\n", e.Reason)
 		}
 		if e.Why != "" {
-			fmt.Fprintf(bw, "  why: %s\n", visible(e.Why))
+			fmt.Fprintf(bw, "  why: %s\n", visible.String(e.Why))
 		}
 		for _, n := range e.NearMisses {
-			fmt.Fprintf(bw, "  near miss: %s at %s matches %s\n", n.Rule, n.Source, visible(n.Respelling))
+			fmt.Fprintf(bw, "  near miss: %s at %s matches %s\n", n.Rule, n.Source, visible.String(n.Respelling))
 			if n.Note != "" {
-				fmt.Fprintf(bw, "    but: %s\n", visible(n.Note))
+				fmt.Fprintf(bw, "    but: %s\n", visible.String(n.Note))
 			}
 		}
 		if e.Fix != "" {
-			fmt.Fprintf(bw, "  fix: %s\n", visible(e.Fix))
+			fmt.Fprintf(bw, "  fix: %s\n", visible.String(e.Fix))
 		}
 	}
 	fmt.Fprintf(bw, "\n%d calls: %d allowed, %d asked, %d denied\n", len(calls), counts[Allow], counts[Ask], counts[Deny])
@@ -223,15 +233,16 @@ func writeMarkdown(w io.Writer, pol Policy, calls []ExplainedCall) error {
 	fmt.Fprintln(bw, "| Call | Decision | Rule | Near misses | Fix |")
 	fmt.Fprintln(bw, "|---|---|---|---|---|")
 	for _, e := range calls {
-		rule := "none matched (" + e.Reason + ")"
+		md := textsafe.Markdown
+		rule := "none matched (" + md(e.Reason) + ")"
 		if e.Rule != nil {
-			rule = "`" + mdCell(*e.Rule) + "` at " + mdCell(*e.Source)
+			rule = md(*e.Rule) + " at " + md(*e.Source)
 		}
 		var near []string
 		for _, n := range e.NearMisses {
-			near = append(near, "`"+mdCell(n.Rule)+"` at "+mdCell(n.Source))
+			near = append(near, md(n.Rule)+" at "+md(n.Source))
 		}
-		fmt.Fprintf(bw, "| `%s` | %s | %s | %s | %s |\n", mdCell(callText(e)), e.Decision, rule, strings.Join(near, "<br>"), mdCell(e.Fix))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", md(callText(e)), e.Decision, rule, strings.Join(near, "<br>"), md(e.Fix))
 	}
 	return bw.Flush()
 }
@@ -241,27 +252,6 @@ func trustWord(t bool) string {
 		return "trusted"
 	}
 	return "not trusted"
-}
-
-// mdCell keeps a text inside one Markdown table cell: no pipe, backtick or line break breaks it.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "`", "'", "\n", " ", "\r", " ", "<", "&lt;", ">", "&gt;").Replace(visible(s))
-}
-
-// visible escapes control characters so a call's text cannot rewrite a terminal or a line.
-func visible(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x200b && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // ReadCalls reads the calls of the inputs: JSON lines of hook inputs ({"tool_name",
