@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agc-sarif/agc-sarif/collect"
 	"github.com/agc-sarif/agc-sarif/internal/safewrite"
 	"github.com/agc-sarif/agc-sarif/internal/version"
 	"github.com/agc-sarif/agc-sarif/permit"
@@ -61,7 +62,7 @@ func runPermissions(c *cli.Context, env *Env) error {
 	home := env.Getenv("HOME")
 	o := permit.Options{Root: root, Home: home, UserSettings: abs(c.String("user-settings")), Settings: abs(c.String("settings")),
 		ManagedSettings: abs(c.String("managed-settings")), Trusted: c.Bool("trusted"), Mode: c.String("mode"),
-		Report: c.String("report"), Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr}
+		Report: c.String("report"), Redact: collect.NewRedactor(true), Stdin: env.Stdin, Stdout: env.Stdout, Stderr: env.Stderr}
 	for _, p := range []string{o.UserSettings, o.Settings, o.ManagedSettings} {
 		if p == "" {
 			continue

@@ -19,9 +19,18 @@ type Options struct {
 	Mode            string   // the permission mode the run was started with; "" for the settings'
 	Report          string   // text, md or json
 	Inputs          []string // records to read calls from; "-" reads Stdin
-	Stdin           io.Reader
-	Stdout          io.Writer
-	Stderr          io.Writer
+	// Redact is the run's one redaction step (collect.NewRedactor): every text of a report that
+	// holds an agent-written call goes through it.
+	Redact Redactor
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Redactor replaces secrets in text and in JSON.
+type Redactor interface {
+	String(s string) string
+	JSON(b []byte) []byte
 }
 
 // Runner explains permission decisions and lints permission settings.

@@ -16,7 +16,6 @@ import (
 	"github.com/agc-sarif/agc-sarif/internal/textsafe"
 	"github.com/agc-sarif/agc-sarif/internal/visible"
 	"github.com/agc-sarif/agc-sarif/permit"
-	"github.com/agc-sarif/agc-sarif/redact"
 )
 
 // Runner is Claude Code's answer to the permissions command (permit.Runner).
@@ -153,7 +152,10 @@ func (Runner) Explain(ctx context.Context, o permit.Options) error {
 	}
 	// Calls are agent-written: every text of the report that holds one is redacted, as every
 	// other output is (the one redaction boundary), after the decision was made on the raw call.
-	red := redact.New(redact.Options{})
+	red := o.Redact
+	if red == nil {
+		return fmt.Errorf("permissions: no redactor: a report of agent-written calls is never written unredacted")
+	}
 	out := make([]ExplainedCall, 0, len(calls))
 	for _, c := range calls {
 		res := pol.Decide(c)
