@@ -27,6 +27,9 @@ type Options struct {
 	Root        string   // repository root (absolute, symlinks resolved)
 	ProjectDirs []string // other roots the agent used: CLAUDE_PROJECT_DIR, record cwds (absolute)
 	Fallback    string   // repo-relative fallback file; "" → the documented chain
+	// RootGuessed says Root is a working folder in no repository: findings the fallback chain
+	// finds no file for stand on no file, rather than on a README.md that is not there.
+	RootGuessed bool
 	// Workflow is the running workflow file, repo-relative (".github/workflows/ci.yml") or as
 	// GITHUB_WORKFLOW_REF gives it ("owner/repo/.github/workflows/ci.yml@refs/heads/main").
 	Workflow string
@@ -56,23 +59,25 @@ type Anchorer struct {
 	guess    []string // other roots the agent used
 	settings []*settings
 	fallback []string // fallback files, in order, before the "any tracked file" step
-	mu       sync.Mutex
-	files    map[string]*file
-	found    map[string][2]int  // rel NUL text → lines where the text stands ({0,0}: not found)
-	resolved map[string]string  // rel → resolved rel ("" when refused)
-	dirs     map[string]realDir // absolute folder → what resolving found there (under mu)
-	tracked  *string            // first tracked file, once looked up ("" when none)
-	diff     *difffilter.Diff   // the change's diff; nil without a base
-	mode     SessionMode
-	input    func([]byte) []byte // Options.Input
-	edits    sessionEdits        // where each session's edits stand in the diff
-	countBuf []byte              // the buffer files are counted through (under mu)
+	// rootGuessed is Options.RootGuessed.
+	rootGuessed bool
+	mu          sync.Mutex
+	files       map[string]*file
+	found       map[string][2]int  // rel NUL text → lines where the text stands ({0,0}: not found)
+	resolved    map[string]string  // rel → resolved rel ("" when refused)
+	dirs        map[string]realDir // absolute folder → what resolving found there (under mu)
+	tracked     *string            // first tracked file, once looked up ("" when none)
+	diff        *difffilter.Diff   // the change's diff; nil without a base
+	mode        SessionMode
+	input       func([]byte) []byte // Options.Input
+	edits       sessionEdits        // where each session's edits stand in the diff
+	countBuf    []byte              // the buffer files are counted through (under mu)
 
 	// trackedFiles are the files git tracks at the root, listed the first time a place is
 	// checked; nil when the root is not a git repository.
 	trackedFiles func() map[string]struct{}
 
-	// fallbackRel is fallbackFile's answer, looked up the first time a finding needs it: it
+	// fallbackRel is FallbackFile's answer, looked up the first time a finding needs it: it
 	// cannot change during a run, and looking it up again cost every finding placed there.
 	fallbackRel func() string
 }
@@ -96,7 +101,7 @@ func New(opts Options) (*Anchorer, error) {
 		return nil, fmt.Errorf("anchor: %w", err)
 	}
 	a := &Anchorer{root: root, inputDir: opts.InputDir, inputs: opts.Inputs, files: map[string]*file{}, found: map[string][2]int{}, resolved: map[string]string{}, dirs: map[string]realDir{},
-		diff: opts.Diff, mode: mode, input: opts.Input}
+		diff: opts.Diff, mode: mode, input: opts.Input, rootGuessed: opts.RootGuessed}
 	exact := []string{filepath.ToSlash(root), filepath.ToSlash(abs)}
 	for _, w := range worktreeRoots(root) {
 		exact = append(exact, filepath.ToSlash(w))
@@ -230,9 +235,17 @@ func (a *Anchorer) home(f findings.Finding, why []string) findings.Finding {
 			return a.place(f, rel, line, fmt.Sprintf("Anchored to line %d of %s, where the gate's answer was read: %s.", line, rel, strings.Join(why, "; ")))
 		}
 	}
-	rel := a.fallbackFile()
+	rel := a.FallbackFile()
 	if len(why) == 0 {
 		why = append(why, "the finding names no file")
+	}
+	if rel == "" {
+		// No file of the chain is there (a folder that is no repository, or one without
+		// files): the finding stands on no file rather than on one that is not there; the
+		// SARIF leaves it out and says so, the other outputs show it.
+		f.Location = nil
+		f.Anchored = fmt.Sprintf("Not placed on a file: %s, and the root has none of the fallback files.", strings.Join(why, "; "))
+		return f
 	}
 	f.Placed = findings.PlacedFallback
 	return a.place(f, rel, 1, fmt.Sprintf("Anchored to line 1 of %s, the fallback file: %s.", rel, strings.Join(why, "; ")))
@@ -475,12 +488,14 @@ func (a *Anchorer) columnsFit(f *file, loc *findings.Location) bool {
 	return loc.EndCol == 0 || loc.EndCol <= utf16Len(lineText(f.text, end))+1
 }
 
-// fallbackFile is the first existing file of the fallback chain: the Fallback option,
+// FallbackFile is the repo-relative file findings that name no file of their own are placed on,
+// line 1: the first existing file of the fallback chain (the Fallback option,
 // .claude/settings.json, the running workflow file, README.md, the first tracked file, the first
-// input read that lies in the repository, and README.md when there is none of them.
-func (a *Anchorer) fallbackFile() string { return a.fallbackRel() }
+// input read that lies in the repository), README.md when there is none of them; "" then when
+// the root was guessed (Options.RootGuessed): they stand on no file.
+func (a *Anchorer) FallbackFile() string { return a.fallbackRel() }
 
-// lookupFallback finds fallbackFile's answer.
+// lookupFallback finds FallbackFile's answer.
 func (a *Anchorer) lookupFallback() string {
 	for _, fb := range a.fallback {
 		if rel, ok := a.Path(fb, ""); ok && a.isFile(rel) {
@@ -497,7 +512,10 @@ func (a *Anchorer) lookupFallback() string {
 			return rel
 		}
 	}
-	return "README.md"
+	if a.rootGuessed {
+		return ""
+	}
+	return "README.md" // the repository's own, known to code scanning even when not checked out
 }
 
 // firstTracked is the first file git tracks (in git's order); without git, none, since a file

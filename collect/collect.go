@@ -71,11 +71,13 @@ type Result struct {
 	SARIF    []byte             // the SARIF log
 	LeftOut  []string           // what was dropped to stay inside GitHub's limits
 	Root     string             // the repository root used
-	Category string
-	Files    readStats
-	Missing  []string  // arguments that matched nothing or could not be read
-	Failed   []Outcome // fail-on outcomes that were found
-	Warnings []string  // named folders in which nothing was read (a likely wrong path)
+	// RootGuessed says no repository root was found: the working folder stands in for it.
+	RootGuessed bool
+	Category    string
+	Files       readStats
+	Missing     []string  // arguments that matched nothing or could not be read
+	Failed      []Outcome // fail-on outcomes that were found
+	Warnings    []string  // named folders in which nothing was read (a likely wrong path)
 	// Unrecognised are the files named explicitly in which nothing was recognised (exit 2).
 	Unrecognised []string
 	// Notices are what is said but changes nothing: named files that are empty.
@@ -124,7 +126,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Root: root, Category: category(cfg)}
+	res := &Result{Root: root, RootGuessed: !found, Category: category(cfg)}
 	if !found {
 		res.Notices = append(res.Notices, noRootNotice)
 	}

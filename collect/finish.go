@@ -43,7 +43,7 @@ func finish(ctx context.Context, cfg Config, res *Result, start time.Time, snk *
 		InformationURI:      "https://github.com/agc-sarif/agc-sarif",
 		Category:            res.Category,
 		Root:                res.Root,
-		Fallback:            findings.Location{Path: "README.md", StartLine: 1},
+		Fallback:            snk.fallbackLocation(),
 		Notifications:       snk.notifications(append(notifications(res), leftOutNote(cfg, res.Set)...)),
 		ExecutionSuccessful: true, // an unreadable input is an error notification, not a failed run
 		Start:               start,

@@ -56,13 +56,14 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 	calls := &callMemo{red: red, seed: maphash.MakeSeed()}
 	anc, err := anchor.New(anchor.Options{
 		Root:        res.Root,
+		RootGuessed: res.RootGuessed,
 		ProjectDirs: projectDirs(cfg),
 		Workflow:    cfg.Getenv("GITHUB_WORKFLOW_REF"),
 		InputDir:    cfg.Dir,
 		Diff:        res.Diff,
 		Session:     cfg.SessionAnchor,
 		Input:       calls.input, // redacted when anchoring reads it, not for every finding
-		Inputs:      inputPaths(files),
+		Inputs:      inputPaths(files, red),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("repository root %s: %w", res.Root, err)
@@ -82,11 +83,13 @@ func newSink(cfg Config, res *Result, files []file) (*sink, error) {
 	return s, nil
 }
 
-// inputPaths are the paths of the files to read.
-func inputPaths(files []file) []string {
+// inputPaths are the paths of the files to read (the first 64), but for names that hold a secret.
+func inputPaths(files []file, red *redact.Redactor) []string {
 	out := make([]string, 0, min(len(files), 64))
-	for i := 0; i < len(files) && i < 64; i++ { // the first that lies in the root is the one used
-		out = append(out, files[i].Path)
+	for i := 0; i < len(files) && len(out) < 64; i++ { // the first that lies in the root is the one used
+		if red.String(files[i].Path) == files[i].Path { // a name that holds a secret is no place to show
+			out = append(out, files[i].Path)
+		}
 	}
 	return out
 }
@@ -233,6 +236,16 @@ func (s *sink) place(f findings.Finding) findings.Finding {
 // placeLater anchors and redacts a finding that waited (waiting.settle).
 func (s *sink) placeLater(f findings.Finding, hidden bool) findings.Finding {
 	return s.redactAnchored(s.anc.Anchor(f), hidden)
+}
+
+// fallbackLocation is where the SARIF places a finding without a usable location of its own:
+// line 1 of the anchorer's fallback file, or nowhere (the SARIF leaves the finding out and says
+// so) when the root has no such file or its name holds a secret.
+func (s *sink) fallbackLocation() findings.Location {
+	if fb := s.fallback(); fb != nil && s.red.String(fb.Path) == fb.Path {
+		return findings.Location{Path: fb.Path, StartLine: 1}
+	}
+	return findings.Location{}
 }
 
 // redactAnchored is the end of place: a is anchored, and hidden says a path it named held a

@@ -53,3 +53,42 @@ func TestCollectOutsideRepository(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectOutsideRepositoryNoFile: outside a repository, with the records on stdin and no file
+// in the folder, no result is placed on a file that is not there: the SARIF leaves them out and
+// says why, and stderr still lists what was found.
+func TestCollectOutsideRepositoryNoFile(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "rev-parse", "--show-toplevel").Output(); err == nil {
+		t.Skipf("the temporary folder is inside a git repository (%s)", strings.TrimSpace(string(out)))
+	}
+	rec, err := os.ReadFile("../testdata/claude/pre-deny/stream.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	env := Env{Stdin: bytes.NewReader(rec), Stdout: &stdout, Stderr: &stderr, Dir: dir, Getenv: func(string) string { return "" }}
+	Main(context.Background(), []string{"agc-sarif", "collect", "-o", "-", "--fail-on", "none", "-"}, env)
+	var log struct {
+		Runs []struct {
+			Results []json.RawMessage `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF: %v\n%s", err, stderr.String())
+	}
+	if n := len(log.Runs[0].Results); n != 0 {
+		t.Errorf("%d results placed although the folder has no file:\n%s", n, stdout.String())
+	}
+	for _, want := range []string{"git-safety", "1 finding left out: they name no file in the repository", "no fallback file"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if !strings.Contains(stdout.String(), "no fallback file") {
+		t.Errorf("the SARIF's notifications do not say why the finding was left out")
+	}
+	if strings.Contains(stdout.String()+stderr.String(), "README.md") {
+		t.Errorf("an output names README.md, which is not there")
+	}
+}

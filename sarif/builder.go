@@ -142,6 +142,10 @@ func (b *builder) place(fs []findings.Finding) []*item {
 			it.path, it.loc, it.own = p, *f.Location, true
 		}
 		if !it.own {
+			if b.opts.Fallback.Path == "" {
+				lost = append(lost, fmt.Sprintf("%s: %s: %s", findings.SourceString(f.Source), f.RuleID, why))
+				continue
+			}
 			p, err := repoPath(b.opts.Fallback.Path)
 			if err != nil {
 				lost = append(lost, fmt.Sprintf("%s: %s: no location (%s) and no usable fallback (%v)",
@@ -154,7 +158,11 @@ func (b *builder) place(fs []findings.Finding) []*item {
 		items = append(items, it)
 	}
 	if len(lost) > 0 {
-		b.drop(fmt.Sprintf("%s left out: no file location and no usable fallback location", plural.N(len(lost), "finding", "findings")), lost)
+		what := "no file location and no usable fallback location"
+		if b.opts.Fallback.Path == "" {
+			what = "they name no file in the repository, and the root holds none of the files they would be placed on instead (no fallback file)"
+		}
+		b.drop(fmt.Sprintf("%s left out: %s", plural.N(len(lost), "finding", "findings"), what), lost)
 	}
 	return items
 }

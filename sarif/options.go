@@ -31,7 +31,8 @@ type Options struct {
 	// Root is the repository root on disk: files are read from here for fingerprints and fix
 	// regions ("" reads no files). No file outside it is ever read, symbolic links included.
 	Root string
-	// Fallback is used for any finding whose Location is nil, absolute, or escapes Root.
+	// Fallback is used for any finding whose Location is nil, absolute, or escapes Root; with an
+	// empty Path such findings are left out (and named in LeftOut).
 	Fallback findings.Location
 	// Notifications are skipped or unreadable records and other problems: one
 	// toolExecutionNotification each (at most MaxNotifications, then a summary line).

